@@ -1,0 +1,424 @@
+/* GstClBaseFilter: what every OpenCL element shares (see the header). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclbasefilter.h"
+#include "gstclpool.h"
+#include "gstcltransfer.h"
+
+#define GST_CAT_DEFAULT gst_cl_debug
+
+#define DEFAULT_DEVICE "auto"
+
+enum
+{
+  PROP_0,
+  PROP_DEVICE,
+  PROP_DEVICE_NAME,
+};
+
+typedef struct
+{
+  gchar *device;                /* selector, under the object lock */
+  GstClContext *context;
+  GstVideoInfo in_info;
+  GstClTransfer *in, *out;
+  GstBufferPool *pool;          /* offered upstream / used downstream */
+  GstCaps *pool_caps;
+} GstClBaseFilterPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClBaseFilter, gst_cl_base_filter,
+    GST_TYPE_BASE_TRANSFORM);
+
+#define PRIV(self) ((GstClBaseFilterPrivate *) \
+    gst_cl_base_filter_get_instance_private (GST_CL_BASE_FILTER (self)))
+
+static void
+post_gerror (GstClBaseFilter * self, const GError * error, const gchar * debug,
+    const gchar * func, gint line)
+{
+  gst_element_message_full (GST_ELEMENT_CAST (self), GST_MESSAGE_ERROR,
+      error->domain, error->code, g_strdup (error->message), g_strdup (debug),
+      __FILE__, func, line);
+}
+
+GstClContext *
+gst_cl_base_filter_get_context (GstClBaseFilter * self)
+{
+  return PRIV (self)->context;
+}
+
+const GstVideoInfo *
+gst_cl_base_filter_get_in_info (GstClBaseFilter * self)
+{
+  return &PRIV (self)->in_info;
+}
+
+GstClTransfer *_gst_cl_base_filter_get_transfer (GstClBaseFilter * self,
+    gboolean output);
+
+GstClTransfer *
+_gst_cl_base_filter_get_transfer (GstClBaseFilter * self, gboolean output)
+{
+  return output ? PRIV (self)->out : PRIV (self)->in;
+}
+
+gboolean
+gst_cl_base_filter_check (GstClBaseFilter * self, cl_int err,
+    const gchar * call, const gchar * what)
+{
+  GstClContext *ctx = PRIV (self)->context;
+
+  if (G_LIKELY (err == CL_SUCCESS))
+    return TRUE;
+  gst_element_message_full (GST_ELEMENT_CAST (self), GST_MESSAGE_ERROR,
+      GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, g_strdup (what),
+      g_strdup_printf ("OpenCL error %s (%d) during call: %s on device \"%s\"",
+          gst_cl_error_name (err), err, call,
+          ctx ? ctx->device_name : "none"), __FILE__, G_STRFUNC, __LINE__);
+  return FALSE;
+}
+
+cl_program
+gst_cl_base_filter_get_program (GstClBaseFilter * self, const gchar * file,
+    const gchar * options)
+{
+  GError *error = NULL;
+  gchar *log = NULL;
+  cl_program program;
+
+  program = gst_cl_context_get_program (PRIV (self)->context, file, options,
+      &log, &error);
+  if (!program) {
+    gchar *debug = g_strdup_printf ("build options: %s\nbuild log:\n%s",
+        options ? options : "", log ? log : "(empty)");
+    post_gerror (self, error, debug, G_STRFUNC, __LINE__);
+    g_free (debug);
+    g_clear_error (&error);
+  }
+  g_free (log);
+  return program;
+}
+
+cl_kernel
+gst_cl_base_filter_create_kernel (GstClBaseFilter * self, cl_program program,
+    const gchar * name)
+{
+  cl_int err;
+  cl_kernel kernel = clCreateKernel (program, name, &err);
+
+  if (!gst_cl_base_filter_check (self, err, "clCreateKernel",
+          "Could not create an OpenCL kernel"))
+    return NULL;
+  return kernel;
+}
+
+/* ---- GstElement ---- */
+
+static void
+gst_cl_base_filter_set_context (GstElement * element, GstContext * context)
+{
+  GstClBaseFilterPrivate *priv = PRIV (element);
+  gchar *device;
+
+  GST_OBJECT_LOCK (element);
+  device = g_strdup (priv->device);
+  GST_OBJECT_UNLOCK (element);
+  gst_cl_handle_set_context (element, context, device, &priv->context);
+  g_free (device);
+
+  GST_ELEMENT_CLASS (gst_cl_base_filter_parent_class)->set_context (element,
+      context);
+}
+
+/* ---- GstBaseTransform ---- */
+
+static gboolean
+gst_cl_base_filter_start (GstBaseTransform * trans)
+{
+  GstClBaseFilterPrivate *priv = PRIV (trans);
+  GError *error = NULL;
+  gchar *device;
+
+  GST_OBJECT_LOCK (trans);
+  device = g_strdup (priv->device);
+  GST_OBJECT_UNLOCK (trans);
+
+  if (!gst_cl_ensure_element_context (GST_ELEMENT_CAST (trans), device,
+          &priv->context, &error)) {
+    post_gerror (GST_CL_BASE_FILTER (trans), error,
+        "See `clinfo -l`; set the element's device property or "
+        GST_CL_DEVICE_ENV " to choose another device.", G_STRFUNC, __LINE__);
+    g_clear_error (&error);
+    g_free (device);
+    return FALSE;
+  }
+  g_free (device);
+  GST_INFO_OBJECT (trans, "using OpenCL device \"%s\"",
+      priv->context->device_name);
+  g_object_notify (G_OBJECT (trans), "device-name");
+  return TRUE;
+}
+
+static void
+drop_pool (GstClBaseFilterPrivate * priv)
+{
+  if (priv->pool) {
+    gst_buffer_pool_set_active (priv->pool, FALSE);
+    gst_clear_object (&priv->pool);
+  }
+  gst_clear_caps (&priv->pool_caps);
+}
+
+static gboolean
+gst_cl_base_filter_stop (GstBaseTransform * trans)
+{
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (trans);
+  GstClBaseFilterPrivate *priv = PRIV (trans);
+
+  if (priv->context)
+    clFinish (priv->context->queue);
+  if (klass->reset)
+    klass->reset (GST_CL_BASE_FILTER (trans));
+  gst_cl_transfer_reset (priv->in);
+  gst_cl_transfer_reset (priv->out);
+  drop_pool (priv);
+  gst_clear_object (&priv->context);
+  return TRUE;
+}
+
+static gboolean
+gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstVideoInfo out_info;
+  gboolean out_is_video;
+
+  if (!priv->context) {
+    GST_ELEMENT_ERROR (self, CORE, STATE_CHANGE, (NULL),
+        ("caps set before the element started"));
+    return FALSE;
+  }
+  if (!gst_video_info_from_caps (&priv->in_info, incaps)) {
+    GST_ERROR_OBJECT (self, "invalid input caps %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
+  out_is_video = gst_structure_has_name (gst_caps_get_structure (outcaps, 0),
+      "video/x-raw") && gst_video_info_from_caps (&out_info, outcaps);
+
+  clFinish (priv->context->queue);
+  if (klass->reset)
+    klass->reset (self);
+  if (!klass->set_info)
+    return TRUE;
+  return klass->set_info (self, incaps, &priv->in_info, outcaps,
+      out_is_video ? &out_info : NULL);
+}
+
+/* Our pool for @caps, made once per caps */
+static GstBufferPool *
+get_pool (GstClBaseFilter * self, GstCaps * caps, gsize size)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+
+  if (priv->pool && priv->pool_caps && gst_caps_is_equal (priv->pool_caps, caps)
+      && !gst_buffer_pool_is_active (priv->pool))
+    return gst_object_ref (priv->pool);
+  drop_pool (priv);
+  priv->pool = gst_cl_pool_new (priv->context, caps, size, 2);
+  priv->pool_caps = gst_caps_ref (caps);
+  return gst_object_ref (priv->pool);
+}
+
+static gsize
+caps_size (GstCaps * caps)
+{
+  GstVideoInfo info;
+
+  if (gst_structure_has_name (gst_caps_get_structure (caps, 0), "video/x-raw")
+      && gst_video_info_from_caps (&info, caps))
+    return info.size;
+  return 0;
+}
+
+static gboolean
+gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstBufferPool *pool;
+  GstCaps *caps;
+  gsize size;
+  guint i, n;
+
+  /* in passthrough this asks downstream first */
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
+      propose_allocation (trans, decide_query, query))
+    return FALSE;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !priv->context || !(size = caps_size (caps)))
+    return TRUE;
+
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+
+  /* put ours first: upstream takes the first pool it can use */
+  pool = get_pool (self, caps, size);
+  n = gst_query_get_n_allocation_pools (query);
+  gst_query_add_allocation_pool (query, pool, size, 2, 0);
+  for (i = n; i > 0; i--) {
+    GstBufferPool *other = NULL;
+    guint osize, omin, omax;
+
+    gst_query_parse_nth_allocation_pool (query, i - 1, &other, &osize, &omin,
+        &omax);
+    gst_query_set_nth_allocation_pool (query, i, other, osize, omin, omax);
+    if (other)
+      gst_object_unref (other);
+  }
+  gst_query_set_nth_allocation_pool (query, 0, pool, size, 2, 0);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+static gboolean
+gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
+  GstCaps *caps;
+  gsize size;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  /* nobody downstream offers a pool: write output into ours (pinned on a
+   * GPU, aligned for in-place use on a CPU device) */
+  if (caps && PRIV (self)->context && gst_query_get_n_allocation_pools (query)
+      == 0 && (size = caps_size (caps))) {
+    GstBufferPool *pool = gst_cl_pool_new (PRIV (self)->context, caps, size, 2);
+    gst_query_add_allocation_pool (query, pool, size, 2, 0);
+    gst_object_unref (pool);
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
+      decide_allocation (trans, query);
+}
+
+static gboolean
+gst_cl_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
+      gst_cl_handle_context_query (GST_ELEMENT_CAST (trans), query,
+          PRIV (trans)->context))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->query
+      (trans, direction, query);
+}
+
+/* ---- GObject ---- */
+
+static void
+gst_cl_base_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClBaseFilterPrivate *priv = PRIV (object);
+
+  switch (prop_id) {
+    case PROP_DEVICE:{
+      const gchar *device = g_value_get_string (value);
+      GST_OBJECT_LOCK (object);
+      g_free (priv->device);
+      priv->device = g_strdup (device && *device ? device : DEFAULT_DEVICE);
+      GST_OBJECT_UNLOCK (object);
+      break;
+    }
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cl_base_filter_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstClBaseFilterPrivate *priv = PRIV (object);
+
+  switch (prop_id) {
+    case PROP_DEVICE:
+      GST_OBJECT_LOCK (object);
+      g_value_set_string (value, priv->device);
+      GST_OBJECT_UNLOCK (object);
+      break;
+    case PROP_DEVICE_NAME:
+      g_value_set_string (value, priv->context ?
+          priv->context->device_name : NULL);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cl_base_filter_finalize (GObject * object)
+{
+  GstClBaseFilterPrivate *priv = PRIV (object);
+
+  g_free (priv->device);
+  gst_cl_transfer_free (priv->in);
+  gst_cl_transfer_free (priv->out);
+  drop_pool (priv);
+  gst_clear_object (&priv->context);
+  G_OBJECT_CLASS (gst_cl_base_filter_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  gobject_class->set_property = gst_cl_base_filter_set_property;
+  gobject_class->get_property = gst_cl_base_filter_get_property;
+  gobject_class->finalize = gst_cl_base_filter_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_DEVICE,
+      g_param_spec_string ("device", "Device",
+          "OpenCL device: \"auto\" (first GPU, else accelerator, else CPU; "
+          "$" GST_CL_DEVICE_ENV " overrides it), \"gpu\", \"cpu\", "
+          "\"accelerator\", \"PLATFORM:DEVICE\" indices as in `clinfo -l`, "
+          "or part of a device name", DEFAULT_DEVICE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
+      g_param_spec_string ("device-name", "Device name",
+          "Name of the OpenCL device in use (NULL until the element starts)",
+          NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  element_class->set_context = gst_cl_base_filter_set_context;
+
+  trans_class->start = gst_cl_base_filter_start;
+  trans_class->stop = gst_cl_base_filter_stop;
+  trans_class->set_caps = gst_cl_base_filter_set_caps;
+  trans_class->propose_allocation = gst_cl_base_filter_propose_allocation;
+  trans_class->decide_allocation = gst_cl_base_filter_decide_allocation;
+  trans_class->query = gst_cl_base_filter_query;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_BASE_FILTER, 0);
+}
+
+static void
+gst_cl_base_filter_init (GstClBaseFilter * self)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+
+  priv->device = g_strdup (DEFAULT_DEVICE);
+  priv->in = gst_cl_transfer_new (CL_MEM_READ_ONLY);
+  priv->out = gst_cl_transfer_new (CL_MEM_WRITE_ONLY);
+}

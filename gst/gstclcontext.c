@@ -1,0 +1,562 @@
+/* GstClContext: device selection, the process-wide context per device, and
+ * GstContext sharing between elements (query downstream, upstream, then ask
+ * the application, else create and announce), as GStreamer's CUDA and GL
+ * elements share theirs. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <stdlib.h>
+
+#include "gstclcontext.h"
+#include "gstclutils.h"
+
+#define GST_CAT_DEFAULT gst_cl_debug
+
+G_DEFINE_TYPE (GstClContext, gst_cl_context, GST_TYPE_OBJECT);
+
+#define INSTALL_ADVICE \
+  "Install an OpenCL driver: pocl-opencl-icd for the CPU, or your GPU " \
+  "vendor's OpenCL ICD; `clinfo -l` lists the devices the ICD loader sees."
+
+/* device -> GWeakRef to its shared GstClContext */
+static GMutex shared_lock;
+static GHashTable *shared_contexts;
+
+static void
+gst_cl_context_finalize (GObject * object)
+{
+  GstClContext *self = GST_CL_CONTEXT (object);
+
+  g_hash_table_unref (self->programs);
+  if (self->queue)
+    clReleaseCommandQueue (self->queue);
+  if (self->context)
+    clReleaseContext (self->context);
+  g_free (self->device_name);
+  g_free (self->platform_name);
+  g_free (self->vendor);
+  g_free (self->driver_version);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (gst_cl_context_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_context_class_init (GstClContextClass * klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_context_finalize;
+}
+
+static void
+release_program (gpointer program)
+{
+  clReleaseProgram (program);
+}
+
+static void
+gst_cl_context_init (GstClContext * self)
+{
+  g_mutex_init (&self->lock);
+  self->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      release_program);
+}
+
+static gchar *
+device_string (cl_device_id device, cl_device_info param)
+{
+  size_t size = 0;
+  gchar *str;
+
+  if (clGetDeviceInfo (device, param, 0, NULL, &size) != CL_SUCCESS)
+    return g_strdup ("");
+  str = g_malloc0 (size + 1);
+  clGetDeviceInfo (device, param, size, str, NULL);
+  return g_strstrip (str);
+}
+
+static gchar *
+platform_string (cl_platform_id platform, cl_platform_info param)
+{
+  size_t size = 0;
+  gchar *str;
+
+  if (clGetPlatformInfo (platform, param, 0, NULL, &size) != CL_SUCCESS)
+    return g_strdup ("");
+  str = g_malloc0 (size + 1);
+  clGetPlatformInfo (platform, param, size, str, NULL);
+  return g_strstrip (str);
+}
+
+typedef struct
+{
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_device_type type;
+  guint platform_index, device_index;
+} DeviceEntry;
+
+/* Every device of every platform, in platform then device order */
+static GArray *
+list_devices (void)
+{
+  GArray *list = g_array_new (FALSE, TRUE, sizeof (DeviceEntry));
+  cl_platform_id platforms[16];
+  cl_uint n_platforms = 0, p;
+
+  if (clGetPlatformIDs (G_N_ELEMENTS (platforms), platforms, &n_platforms)
+      != CL_SUCCESS)
+    return list;
+  n_platforms = MIN (n_platforms, G_N_ELEMENTS (platforms));
+
+  for (p = 0; p < n_platforms; p++) {
+    cl_device_id devices[32];
+    cl_uint n_devices = 0, d;
+
+    if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL,
+            G_N_ELEMENTS (devices), devices, &n_devices) != CL_SUCCESS)
+      continue;
+    for (d = 0; d < MIN (n_devices, G_N_ELEMENTS (devices)); d++) {
+      DeviceEntry e = { platforms[p], devices[d], 0, p, d };
+
+      clGetDeviceInfo (devices[d], CL_DEVICE_TYPE, sizeof (e.type), &e.type,
+          NULL);
+      g_array_append_val (list, e);
+    }
+  }
+  return list;
+}
+
+static gchar *
+describe_devices (GArray * list)
+{
+  GString *s = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < list->len; i++) {
+    DeviceEntry *e = &g_array_index (list, DeviceEntry, i);
+    gchar *name = device_string (e->device, CL_DEVICE_NAME);
+
+    g_string_append_printf (s, "%s%u:%u \"%s\"", i ? ", " : "",
+        e->platform_index, e->device_index, name);
+    g_free (name);
+  }
+  return g_string_free (s, FALSE);
+}
+
+static const gchar *
+effective_selector (const gchar * selector)
+{
+  const gchar *env;
+
+  if (selector && *selector && g_ascii_strcasecmp (selector, "auto") != 0)
+    return selector;
+  env = g_getenv (GST_CL_DEVICE_ENV);
+  return (env && *env) ? env : "auto";
+}
+
+static const DeviceEntry *
+first_of_type (GArray * list, cl_device_type type)
+{
+  guint i;
+
+  for (i = 0; i < list->len; i++) {
+    DeviceEntry *e = &g_array_index (list, DeviceEntry, i);
+    if (e->type & type)
+      return e;
+  }
+  return NULL;
+}
+
+static const DeviceEntry *
+find_device (GArray * list, const gchar * sel)
+{
+  guint pi, di;
+  gchar *end = NULL;
+  guint i;
+
+  if (!g_ascii_strcasecmp (sel, "auto")) {
+    const DeviceEntry *e = first_of_type (list, CL_DEVICE_TYPE_GPU);
+    if (!e)
+      e = first_of_type (list, CL_DEVICE_TYPE_ACCELERATOR);
+    if (!e)
+      e = first_of_type (list, CL_DEVICE_TYPE_CPU);
+    if (!e && list->len)
+      e = &g_array_index (list, DeviceEntry, 0);
+    return e;
+  }
+  if (!g_ascii_strcasecmp (sel, "gpu"))
+    return first_of_type (list, CL_DEVICE_TYPE_GPU);
+  if (!g_ascii_strcasecmp (sel, "cpu"))
+    return first_of_type (list, CL_DEVICE_TYPE_CPU);
+  if (!g_ascii_strcasecmp (sel, "accelerator"))
+    return first_of_type (list, CL_DEVICE_TYPE_ACCELERATOR);
+
+  /* "P:D" indices */
+  if (g_ascii_isdigit (sel[0])) {
+    pi = strtoul (sel, &end, 10);
+    if (end && *end == ':' && g_ascii_isdigit (end[1])) {
+      di = strtoul (end + 1, &end, 10);
+      if (end && *end == '\0') {
+        for (i = 0; i < list->len; i++) {
+          DeviceEntry *e = &g_array_index (list, DeviceEntry, i);
+          if (e->platform_index == pi && e->device_index == di)
+            return e;
+        }
+        return NULL;
+      }
+    }
+  }
+
+  /* a case-insensitive substring of the device name */
+  for (i = 0; i < list->len; i++) {
+    DeviceEntry *e = &g_array_index (list, DeviceEntry, i);
+    gchar *name = device_string (e->device, CL_DEVICE_NAME);
+    gchar *lname = g_ascii_strdown (name, -1), *lsel = g_ascii_strdown (sel, -1);
+    gboolean hit = strstr (lname, lsel) != NULL;
+
+    g_free (name);
+    g_free (lname);
+    g_free (lsel);
+    if (hit)
+      return e;
+  }
+  return NULL;
+}
+
+gboolean
+gst_cl_device_select (const gchar * selector, cl_platform_id * platform,
+    cl_device_id * device, GError ** error)
+{
+  const gchar *sel = effective_selector (selector);
+  GArray *list = list_devices ();
+  const DeviceEntry *e;
+
+  if (list->len == 0) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+        "No OpenCL device found. " INSTALL_ADVICE);
+    g_array_unref (list);
+    return FALSE;
+  }
+
+  e = find_device (list, sel);
+  if (!e) {
+    gchar *have = describe_devices (list);
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+        "No OpenCL device matches \"%s\" (valid: auto, gpu, cpu, accelerator, "
+        "PLATFORM:DEVICE or part of a device name; found %s). "
+        INSTALL_ADVICE, sel, have);
+    g_free (have);
+    g_array_unref (list);
+    return FALSE;
+  }
+  if (platform)
+    *platform = e->platform;
+  if (device)
+    *device = e->device;
+  g_array_unref (list);
+  return TRUE;
+}
+
+gboolean
+gst_cl_context_matches (GstClContext * ctx, const gchar * selector)
+{
+  const gchar *sel = effective_selector (selector);
+  cl_device_id device;
+
+  if (!g_ascii_strcasecmp (sel, "auto"))
+    return TRUE;
+  if (!gst_cl_device_select (sel, NULL, &device, NULL))
+    return FALSE;
+  return device == ctx->device;
+}
+
+static void
+read_device_facts (GstClContext * self)
+{
+  cl_uint align_bits = 0, cu = 0;
+  cl_device_local_mem_type lmt = CL_GLOBAL;
+
+  clGetDeviceInfo (self->device, CL_DEVICE_TYPE, sizeof (self->device_type),
+      &self->device_type, NULL);
+  clGetDeviceInfo (self->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cu), &cu,
+      NULL);
+  clGetDeviceInfo (self->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+      sizeof (self->max_work_group_size), &self->max_work_group_size, NULL);
+  clGetDeviceInfo (self->device, CL_DEVICE_LOCAL_MEM_SIZE,
+      sizeof (self->local_mem_size), &self->local_mem_size, NULL);
+  clGetDeviceInfo (self->device, CL_DEVICE_LOCAL_MEM_TYPE, sizeof (lmt), &lmt,
+      NULL);
+  clGetDeviceInfo (self->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+      sizeof (align_bits), &align_bits, NULL);
+  clGetDeviceInfo (self->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+      sizeof (self->max_mem_alloc_size), &self->max_mem_alloc_size, NULL);
+
+  self->compute_units = MAX (cu, 1);
+  self->local_mem_is_dedicated = (lmt == CL_LOCAL);
+  self->mem_base_addr_align = MAX (align_bits / 8, 16);
+  self->device_name = device_string (self->device, CL_DEVICE_NAME);
+  self->vendor = device_string (self->device, CL_DEVICE_VENDOR);
+  self->driver_version = device_string (self->device, CL_DRIVER_VERSION);
+  self->platform_name = platform_string (self->platform, CL_PLATFORM_NAME);
+}
+
+/* Creates a context (or adopts @cl_ctx) and an in-order queue on @device */
+static GstClContext *
+context_new (cl_platform_id platform, cl_device_id device, cl_context cl_ctx,
+    GError ** error)
+{
+  GstClContext *self;
+  cl_int err = CL_SUCCESS;
+
+  self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
+  gst_object_ref_sink (self);
+  self->platform = platform;
+  self->device = device;
+
+  if (cl_ctx) {
+    clRetainContext (cl_ctx);
+    self->context = cl_ctx;
+  } else {
+    cl_context_properties props[] = {
+      CL_CONTEXT_PLATFORM, (cl_context_properties) platform, 0
+    };
+    self->context = clCreateContext (props, 1, &device, NULL, NULL, &err);
+    if (!gst_cl_check (err, "clCreateContext")) {
+      gst_cl_set_error (error, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_OPEN_READ_WRITE, err, "clCreateContext",
+          "Could not open the OpenCL device");
+      gst_object_unref (self);
+      return NULL;
+    }
+    self->owns_context = TRUE;
+  }
+
+  self->queue = clCreateCommandQueue (self->context, device, 0, &err);
+  if (!gst_cl_check (err, "clCreateCommandQueue")) {
+    gst_cl_set_error (error, GST_RESOURCE_ERROR,
+        GST_RESOURCE_ERROR_OPEN_READ_WRITE, err, "clCreateCommandQueue",
+        "Could not open the OpenCL device");
+    gst_object_unref (self);
+    return NULL;
+  }
+
+  read_device_facts (self);
+  GST_INFO_OBJECT (self, "OpenCL device \"%s\" (%s, %s, driver %s), %u compute "
+      "units, %" G_GSIZE_FORMAT " max work-group, %" G_GUINT64_FORMAT
+      " B local memory%s", self->device_name, self->platform_name,
+      gst_cl_context_is_gpu (self) ? "GPU" : "not a GPU", self->driver_version,
+      self->compute_units, self->max_work_group_size, self->local_mem_size,
+      self->local_mem_is_dedicated ? "" : " (emulated)");
+  return self;
+}
+
+GstClContext *
+gst_cl_context_get_shared (const gchar * selector, GError ** error)
+{
+  cl_platform_id platform;
+  cl_device_id device;
+  GstClContext *ctx = NULL;
+  GWeakRef *ref;
+
+  if (!gst_cl_device_select (selector, &platform, &device, error))
+    return NULL;
+
+  g_mutex_lock (&shared_lock);
+  if (!shared_contexts)
+    shared_contexts = g_hash_table_new_full (NULL, NULL, NULL,
+        (GDestroyNotify) g_free);
+  ref = g_hash_table_lookup (shared_contexts, device);
+  if (ref)
+    ctx = g_weak_ref_get (ref);
+  if (!ctx) {
+    ctx = context_new (platform, device, NULL, error);
+    if (ctx) {
+      if (!ref) {
+        ref = g_new0 (GWeakRef, 1);
+        g_hash_table_insert (shared_contexts, device, ref);
+      }
+      g_weak_ref_set (ref, ctx);
+    }
+  }
+  g_mutex_unlock (&shared_lock);
+  return ctx;
+}
+
+GstClContext *
+gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
+    GError ** error)
+{
+  cl_platform_id platform = NULL;
+  cl_int err;
+
+  err = clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform),
+      &platform, NULL);
+  if (!gst_cl_check (err, "clGetDeviceInfo")) {
+    gst_cl_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+        err, "clGetDeviceInfo", "The application's OpenCL device is not valid");
+    return NULL;
+  }
+  return context_new (platform, device, context, error);
+}
+
+/* ---- GstContext ---- */
+
+GstContext *
+gst_cl_context_to_gst_context (GstClContext * ctx)
+{
+  GstContext *context = gst_context_new (GST_CL_CONTEXT_TYPE, TRUE);
+  GstStructure *s = gst_context_writable_structure (context);
+
+  gst_structure_set (s, "context", GST_TYPE_CL_CONTEXT, ctx,
+      "device-name", G_TYPE_STRING, ctx->device_name,
+      "cl-context", G_TYPE_UINT64, (guint64) (guintptr) ctx->context,
+      "cl-device", G_TYPE_UINT64, (guint64) (guintptr) ctx->device, NULL);
+  return context;
+}
+
+GstClContext *
+gst_cl_context_from_gst_context (GstContext * context, GError ** error)
+{
+  const GstStructure *s;
+  GstClContext *ctx = NULL;
+  guint64 cl_ctx = 0, cl_dev = 0;
+  const gchar *device;
+
+  if (g_strcmp0 (gst_context_get_context_type (context), GST_CL_CONTEXT_TYPE))
+    return NULL;
+  s = gst_context_get_structure (context);
+
+  if (gst_structure_get (s, "context", GST_TYPE_CL_CONTEXT, &ctx, NULL) && ctx)
+    return ctx;
+  if (gst_structure_get_uint64 (s, "cl-context", &cl_ctx)
+      && gst_structure_get_uint64 (s, "cl-device", &cl_dev) && cl_ctx && cl_dev)
+    return gst_cl_context_new_wrapped ((cl_context) (guintptr) cl_ctx,
+        (cl_device_id) (guintptr) cl_dev, error);
+  if ((device = gst_structure_get_string (s, "device")))
+    return gst_cl_context_get_shared (device, error);
+
+  g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+      "A \"" GST_CL_CONTEXT_TYPE "\" context needs a \"context\" field, "
+      "\"cl-context\" and \"cl-device\" handles, or a \"device\" string");
+  return NULL;
+}
+
+static gboolean
+query_peers (GstElement * element, GstQuery * query, GstPadDirection dir)
+{
+  GstIterator *it = (dir == GST_PAD_SRC) ?
+      gst_element_iterate_src_pads (element) :
+      gst_element_iterate_sink_pads (element);
+  GValue item = G_VALUE_INIT;
+  gboolean done = FALSE, found = FALSE;
+
+  while (!done) {
+    switch (gst_iterator_next (it, &item)) {
+      case GST_ITERATOR_OK:
+        if (gst_pad_peer_query (g_value_get_object (&item), query)) {
+          found = done = TRUE;
+        }
+        g_value_reset (&item);
+        break;
+      case GST_ITERATOR_RESYNC:
+        gst_iterator_resync (it);
+        break;
+      default:
+        done = TRUE;
+        break;
+    }
+  }
+  g_value_unset (&item);
+  gst_iterator_free (it);
+  return found;
+}
+
+void
+gst_cl_handle_set_context (GstElement * element, GstContext * context,
+    const gchar * selector, GstClContext ** ctx)
+{
+  GstClContext *other;
+  GError *error = NULL;
+
+  if (!context || *ctx)         /* never replace a context already held */
+    return;
+  other = gst_cl_context_from_gst_context (context, &error);
+  if (!other) {
+    if (error)
+      GST_WARNING_OBJECT (element, "Ignoring OpenCL context: %s",
+          error->message);
+    g_clear_error (&error);
+    return;
+  }
+  if (!gst_cl_context_matches (other, selector)) {
+    GST_INFO_OBJECT (element, "Ignoring context for \"%s\": device is \"%s\"",
+        other->device_name, selector);
+    gst_object_unref (other);
+    return;
+  }
+  GST_DEBUG_OBJECT (element, "Using shared OpenCL context on \"%s\"",
+      other->device_name);
+  *ctx = other;
+}
+
+gboolean
+gst_cl_handle_context_query (GstElement * element, GstQuery * query,
+    GstClContext * ctx)
+{
+  const gchar *type;
+  GstContext *context;
+
+  if (!ctx || GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
+    return FALSE;
+  if (!gst_query_parse_context_type (query, &type)
+      || g_strcmp0 (type, GST_CL_CONTEXT_TYPE))
+    return FALSE;
+
+  context = gst_cl_context_to_gst_context (ctx);
+  gst_query_set_context (query, context);
+  gst_context_unref (context);
+  return TRUE;
+}
+
+gboolean
+gst_cl_ensure_element_context (GstElement * element, const gchar * selector,
+    GstClContext ** ctx, GError ** error)
+{
+  GstQuery *query;
+  GstContext *context = NULL;
+  GstMessage *msg;
+
+  if (*ctx)
+    return TRUE;
+
+  /* 1) neighbours: downstream, then upstream */
+  query = gst_query_new_context (GST_CL_CONTEXT_TYPE);
+  if (query_peers (element, query, GST_PAD_SRC)
+      || query_peers (element, query, GST_PAD_SINK)) {
+    gst_query_parse_context (query, &context);
+    if (context)
+      gst_element_set_context (element, context);
+  }
+  gst_query_unref (query);
+  if (*ctx)
+    return TRUE;
+
+  /* 2) the application (answers synchronously with gst_element_set_context) */
+  msg = gst_message_new_need_context (GST_OBJECT_CAST (element),
+      GST_CL_CONTEXT_TYPE);
+  gst_element_post_message (element, msg);
+  if (*ctx)
+    return TRUE;
+
+  /* 3) ours, announced to the pipeline */
+  *ctx = gst_cl_context_get_shared (selector, error);
+  if (!*ctx)
+    return FALSE;
+  context = gst_cl_context_to_gst_context (*ctx);
+  gst_element_set_context (element, context);
+  msg = gst_message_new_have_context (GST_OBJECT_CAST (element), context);
+  gst_element_post_message (element, msg);
+  return TRUE;
+}

@@ -1,0 +1,180 @@
+#include "testframes.h"
+
+#include <CL/cl.h>
+#include <string.h>
+
+const TestSize test_sizes[] = { {1, 1}, {3, 5}, {641, 479}, {1921, 1081} };
+const guint n_test_sizes = G_N_ELEMENTS (test_sizes);
+
+guint32
+test_rand (guint32 * state)
+{
+  /* xorshift32: fast, deterministic, good enough for pixel data */
+  guint32 x = *state ? *state : 0x9e3779b9u;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return *state = x;
+}
+
+static void
+fill_random (guint8 * data, gsize size, guint32 seed)
+{
+  guint32 state = seed * 2654435761u + 1;
+  gsize i;
+
+  for (i = 0; i + 4 <= size; i += 4) {
+    guint32 r = test_rand (&state);
+    memcpy (data + i, &r, 4);
+  }
+  for (; i < size; i++)
+    data[i] = test_rand (&state) & 0xff;
+}
+
+/* Pads every plane's stride by an odd number of bytes, keeping 2-byte
+ * alignment for 16-bit formats, and recomputes offsets. */
+static void
+pad_strides (GstVideoInfo * info)
+{
+  gsize offset = 0;
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gint pad = (GST_VIDEO_FORMAT_INFO_DEPTH (info->finfo, 0) > 8) ? 6 : 3 + p;
+    gint h;
+
+    gst_video_format_info_component (info->finfo, p, comp);
+    h = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+    info->stride[p] += pad;
+    info->offset[p] = offset;
+    offset += (gsize) info->stride[p] * h;
+  }
+  info->size = offset;
+}
+
+static GstBuffer *
+make_frame (GstVideoFormat format, gint width, gint height, TestLayout layout,
+    GstVideoInfo * out_info)
+{
+  GstVideoInfo info;
+  GstBuffer *buf;
+  GstAllocationParams params;
+  guint p;
+
+  gst_video_info_set_format (&info, format, width, height);
+  if (layout != TEST_LAYOUT_PACKED)
+    pad_strides (&info);
+
+  gst_allocation_params_init (&params);
+  params.align = 127;
+
+  if (layout == TEST_LAYOUT_MULTI_MEMORY) {
+    buf = gst_buffer_new ();
+    for (p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
+      gsize end = (p + 1 < GST_VIDEO_INFO_N_PLANES (&info)) ?
+          info.offset[p + 1] : info.size;
+      gst_buffer_append_memory (buf,
+          gst_allocator_alloc (NULL, end - info.offset[p], &params));
+    }
+  } else if (layout == TEST_LAYOUT_MISALIGNED) {
+    buf = gst_buffer_new_allocate (NULL, info.size + 1, &params);
+    gst_buffer_resize (buf, 1, info.size);
+  } else {
+    buf = gst_buffer_new_allocate (NULL, info.size, &params);
+  }
+
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, format,
+      width, height, GST_VIDEO_INFO_N_PLANES (&info), info.offset, info.stride);
+  if (out_info)
+    *out_info = info;
+  return buf;
+}
+
+GstBuffer *
+test_frame_new (GstVideoFormat format, gint width, gint height,
+    TestLayout layout, guint32 seed, GstVideoInfo * info)
+{
+  GstBuffer *buf = make_frame (format, width, height, layout, info);
+  guint i;
+
+  for (i = 0; i < gst_buffer_n_memory (buf); i++) {
+    GstMapInfo map;
+    GstMemory *mem = gst_buffer_peek_memory (buf, i);
+
+    g_assert_true (gst_memory_map (mem, &map, GST_MAP_WRITE));
+    fill_random (map.data, map.size, seed + i * 7919);
+    gst_memory_unmap (mem, &map);
+  }
+  return buf;
+}
+
+GstBuffer *
+test_frame_new_filled (GstVideoFormat format, gint width, gint height,
+    TestLayout layout, guint8 value, GstVideoInfo * info)
+{
+  GstBuffer *buf = make_frame (format, width, height, layout, info);
+  guint i;
+
+  for (i = 0; i < gst_buffer_n_memory (buf); i++) {
+    GstMapInfo map;
+    GstMemory *mem = gst_buffer_peek_memory (buf, i);
+
+    g_assert_true (gst_memory_map (mem, &map, GST_MAP_WRITE));
+    memset (map.data, value, map.size);
+    gst_memory_unmap (mem, &map);
+  }
+  return buf;
+}
+
+GstCaps *
+test_caps_new (GstVideoFormat format, gint width, gint height)
+{
+  GstVideoInfo info;
+
+  gst_video_info_set_format (&info, format, width, height);
+  GST_VIDEO_INFO_FPS_N (&info) = 30;
+  GST_VIDEO_INFO_FPS_D (&info) = 1;
+  return gst_video_info_to_caps (&info);
+}
+
+gboolean
+test_frames_equal (GstBuffer * a, GstBuffer * b, const GstVideoInfo * info)
+{
+  GstVideoFrame fa, fb;
+  gboolean equal = TRUE;
+  guint p;
+
+  g_assert_true (gst_video_frame_map (&fa, (GstVideoInfo *) info, a, GST_MAP_READ));
+  g_assert_true (gst_video_frame_map (&fb, (GstVideoInfo *) info, b, GST_MAP_READ));
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fa) && equal; p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gint row, h, bytes;
+
+    gst_video_format_info_component (info->finfo, p, comp);
+    h = GST_VIDEO_FRAME_COMP_HEIGHT (&fa, comp[0]);
+    bytes = GST_VIDEO_FRAME_COMP_WIDTH (&fa, comp[0]) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, comp[0]);
+    if (GST_VIDEO_FORMAT_INFO_IS_YUV (info->finfo) &&
+        GST_VIDEO_INFO_N_PLANES (info) == 1 && GST_VIDEO_INFO_N_COMPONENTS (info) == 3)
+      bytes = GST_ROUND_UP_2 (GST_VIDEO_FRAME_WIDTH (&fa)) * 2;      /* YUY2/UYVY */
+    for (row = 0; row < h && equal; row++) {
+      const guint8 *ra = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, p) +
+          (gsize) row * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p);
+      const guint8 *rb = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, p) +
+          (gsize) row * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p);
+      equal = memcmp (ra, rb, bytes) == 0;
+    }
+  }
+  gst_video_frame_unmap (&fa);
+  gst_video_frame_unmap (&fb);
+  return equal;
+}
+
+gboolean
+test_have_cl_device (void)
+{
+  cl_uint n = 0;
+
+  return clGetPlatformIDs (0, NULL, &n) == CL_SUCCESS && n > 0;
+}

@@ -1,0 +1,48 @@
+/* Test frames for the gst-check tests: random pixels, odd sizes, padded
+ * strides, aligned and misaligned memory, every format. */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gint width, height;
+} TestSize;
+
+/* 1x1, 3x5, 641x479, 1921x1081 */
+extern const TestSize test_sizes[];
+extern const guint n_test_sizes;
+
+typedef enum
+{
+  TEST_LAYOUT_PACKED = 0,       /* default strides, 128-byte aligned memory */
+  TEST_LAYOUT_PADDED = 1,       /* rows padded by a few bytes (odd pitch), video meta */
+  TEST_LAYOUT_MISALIGNED = 2,   /* padded and memory starting 1 byte off alignment */
+  TEST_LAYOUT_MULTI_MEMORY = 3, /* padded, each plane in its own GstMemory */
+} TestLayout;
+
+/* A frame of @format and size with random content from @seed. *@info (if
+ * given) receives the layout actually used (strides/offsets of the meta).
+ * Buffers always carry a GstVideoMeta. */
+GstBuffer *test_frame_new (GstVideoFormat format, gint width, gint height,
+    TestLayout layout, guint32 seed, GstVideoInfo * info);
+/* same, every byte = @value (solid frame) */
+GstBuffer *test_frame_new_filled (GstVideoFormat format, gint width,
+    gint height, TestLayout layout, guint8 value, GstVideoInfo * info);
+
+/* video/x-raw caps with framerate 30/1 */
+GstCaps *test_caps_new (GstVideoFormat format, gint width, gint height);
+
+/* TRUE when buffers @a and @b hold the same visible pixels (padding ignored) */
+gboolean test_frames_equal (GstBuffer * a, GstBuffer * b, const GstVideoInfo * info);
+
+/* Deterministic random numbers for test data */
+guint32 test_rand (guint32 * state);
+
+/* Whether an OpenCL device is available (to skip cleanly without one) */
+gboolean test_have_cl_device (void);
+
+G_END_DECLS

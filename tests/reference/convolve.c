@@ -1,0 +1,1 @@
+#include "convolve.h"
