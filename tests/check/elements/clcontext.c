@@ -1,1 +1,361 @@
-int main(void){return 0;}
+/* The shared runtime: device selection, the shared context and GstContext
+ * exchange, errors without a device, and the on-disk program cache. Uses
+ * clhistogram on GRAY8 as the simplest OpenCL element. */
+#include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+#include <CL/cl.h>
+#include <string.h>
+
+#include "testframes.h"
+
+static gchar *
+first_device_name (void)
+{
+  cl_platform_id platform;
+  cl_device_id device;
+  gchar name[256] = "";
+
+  fail_unless (clGetPlatformIDs (1, &platform, NULL) == CL_SUCCESS);
+  fail_unless (clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 1, &device,
+          NULL) == CL_SUCCESS);
+  clGetDeviceInfo (device, CL_DEVICE_NAME, sizeof (name) - 1, name, NULL);
+  return g_strstrip (g_strdup (name));
+}
+
+/* Runs `videotestsrc ! GRAY8 ! clhistogram device=DEVICE ! fakesink` for one
+ * frame. Returns the error message posted (NULL on success); *device_name
+ * receives the element's device-name while it ran. */
+static GError *
+run_with_device (const gchar * device, gchar ** device_name, gchar ** debug)
+{
+  GstElement *pipeline, *filter;
+  GstMessage *msg;
+  GError *error = NULL;
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=GRAY8,width=64,height=48 ! clhistogram name=f "
+      "device=\"%s\" ! fakesink", device);
+
+  pipeline = gst_parse_launch (desc, &error);
+  g_free (desc);
+  fail_unless (pipeline != NULL && error == NULL);
+  filter = gst_bin_get_by_name (GST_BIN (pipeline), "f");
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "pipeline neither ended nor failed");
+  if (device_name)
+    g_object_get (filter, "device-name", device_name, NULL);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+    gst_message_parse_error (msg, &error, debug);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (filter);
+  gst_object_unref (pipeline);
+  return error;
+}
+
+GST_START_TEST (test_device_selectors)
+{
+  gchar *expected = first_device_name ();
+  gchar *sub = g_ascii_strdown (expected, MIN (strlen (expected), 6));
+  const gchar *selectors[] = { "auto", "cpu", "0:0", sub, "" };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (selectors); i++) {
+    gchar *name = NULL;
+    GError *error = run_with_device (selectors[i], &name, NULL);
+
+    fail_unless (error == NULL, "device \"%s\": %s", selectors[i],
+        error ? error->message : "");
+    fail_unless_equals_string (name, expected);
+    g_free (name);
+  }
+  g_free (sub);
+  g_free (expected);
+}
+GST_END_TEST;
+
+static void
+assert_not_found (GError * error, const gchar * needle)
+{
+  fail_unless (error != NULL);
+  fail_unless (g_error_matches (error, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_NOT_FOUND), "wrong error: %s", error->message);
+  fail_unless (strstr (error->message, needle) != NULL,
+      "\"%s\" not in \"%s\"", needle, error->message);
+  fail_unless (strstr (error->message, "clinfo") != NULL);
+  g_error_free (error);
+}
+
+GST_START_TEST (test_bad_selector_is_not_found)
+{
+  assert_not_found (run_with_device ("no-such-device", NULL, NULL),
+      "valid: auto, gpu, cpu");
+  assert_not_found (run_with_device ("7:3", NULL, NULL), "\"7:3\"");
+}
+GST_END_TEST;
+
+GST_START_TEST (test_env_overrides_auto)
+{
+  gchar *name = NULL;
+  GError *error;
+
+  g_setenv ("GST_CL_DEVICE", "0:0", TRUE);
+  error = run_with_device ("auto", &name, NULL);
+  fail_unless (error == NULL);
+  fail_unless (name != NULL);
+  g_free (name);
+
+  g_setenv ("GST_CL_DEVICE", "bogus-device", TRUE);
+  assert_not_found (run_with_device ("auto", NULL, NULL), "bogus-device");
+  /* an explicit selector wins over the variable */
+  error = run_with_device ("cpu", NULL, NULL);
+  fail_unless (error == NULL);
+  g_unsetenv ("GST_CL_DEVICE");
+}
+GST_END_TEST;
+
+static GstObject *
+element_cl_context (GstElement * element)
+{
+  GstQuery *query = gst_query_new_context ("gst.cl.context");
+  GstContext *context = NULL;
+  GstObject *ctx = NULL;
+
+  if (gst_element_query (element, query)) {
+    const GValue *v;
+
+    gst_query_parse_context (query, &context);
+    v = gst_structure_get_value (gst_context_get_structure (context),
+        "context");
+    fail_unless (v != NULL && G_VALUE_HOLDS_OBJECT (v));
+    ctx = g_value_dup_object (v);
+  }
+  gst_query_unref (query);
+  return ctx;
+}
+
+static GstElement *
+run_two_filter_pipeline (guint * n_have_context)
+{
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=GRAY8,width=32,height=32 ! clhistogram name=a ! "
+      "clhistogram name=b ! fakesink", NULL);
+  GstBus *bus = GST_ELEMENT_BUS (pipeline);
+  gboolean done = FALSE;
+
+  *n_have_context = 0;
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  while (!done) {
+    GstMessage *msg = gst_bus_timed_pop (bus, 30 * GST_SECOND);
+    fail_unless (msg != NULL);
+    switch (GST_MESSAGE_TYPE (msg)) {
+      case GST_MESSAGE_HAVE_CONTEXT:{
+        GstContext *context;
+        gst_message_parse_have_context (msg, &context);
+        if (!g_strcmp0 (gst_context_get_context_type (context),
+                "gst.cl.context"))
+          (*n_have_context)++;
+        gst_context_unref (context);
+        break;
+      }
+      case GST_MESSAGE_ERROR:
+        fail ("pipeline error");
+        break;
+      case GST_MESSAGE_EOS:
+        done = TRUE;
+        break;
+      default:
+        break;
+    }
+    gst_message_unref (msg);
+  }
+  return pipeline;
+}
+
+GST_START_TEST (test_context_shared_in_pipeline)
+{
+  guint n_have = 0, n_have2 = 0;
+  GstElement *p1 = run_two_filter_pipeline (&n_have);
+  GstElement *p2 = run_two_filter_pipeline (&n_have2);
+  GstElement *a = gst_bin_get_by_name (GST_BIN (p1), "a");
+  GstElement *b = gst_bin_get_by_name (GST_BIN (p1), "b");
+  GstElement *c = gst_bin_get_by_name (GST_BIN (p2), "a");
+  GstObject *ca = element_cl_context (a), *cb = element_cl_context (b);
+  GstObject *cc = element_cl_context (c);
+
+  /* one context announced per pipeline, and one context per process */
+  fail_unless_equals_int (n_have, 1);
+  fail_unless_equals_int (n_have2, 1);
+  fail_unless (ca != NULL && ca == cb);
+  fail_unless (ca == cc);
+
+  gst_object_unref (ca);
+  gst_object_unref (cb);
+  gst_object_unref (cc);
+  gst_object_unref (a);
+  gst_object_unref (b);
+  gst_object_unref (c);
+  gst_element_set_state (p1, GST_STATE_NULL);
+  gst_element_set_state (p2, GST_STATE_NULL);
+  gst_object_unref (p1);
+  gst_object_unref (p2);
+}
+GST_END_TEST;
+
+/* An application answering NEED_CONTEXT with its own cl_context */
+static GstBusSyncReply
+give_app_context (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  const gchar *type;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_NEED_CONTEXT &&
+      gst_message_parse_context_type (msg, &type) &&
+      !g_strcmp0 (type, "gst.cl.context"))
+    gst_element_set_context (GST_ELEMENT (GST_MESSAGE_SRC (msg)), user_data);
+  return GST_BUS_PASS;
+}
+
+GST_START_TEST (test_application_context)
+{
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context app_ctx;
+  cl_int err;
+  GstContext *context;
+  GstElement *pipeline, *f;
+  GstMessage *msg;
+  GstQuery *query;
+  GstContext *answer = NULL;
+  guint64 handle = 0;
+
+  fail_unless (clGetPlatformIDs (1, &platform, NULL) == CL_SUCCESS);
+  fail_unless (clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 1, &device,
+          NULL) == CL_SUCCESS);
+  app_ctx = clCreateContext (NULL, 1, &device, NULL, NULL, &err);
+  fail_unless (err == CL_SUCCESS);
+
+  context = gst_context_new ("gst.cl.context", TRUE);
+  gst_structure_set (gst_context_writable_structure (context),
+      "cl-context", G_TYPE_UINT64, (guint64) (guintptr) app_ctx,
+      "cl-device", G_TYPE_UINT64, (guint64) (guintptr) device, NULL);
+
+  pipeline = gst_parse_launch ("videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=GRAY8,width=16,height=16 ! clhistogram name=f ! "
+      "fakesink", NULL);
+  gst_bus_set_sync_handler (GST_ELEMENT_BUS (pipeline), give_app_context,
+      context, NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+
+  /* the element runs on the application's OpenCL context */
+  f = gst_bin_get_by_name (GST_BIN (pipeline), "f");
+  query = gst_query_new_context ("gst.cl.context");
+  fail_unless (gst_element_query (f, query));
+  gst_query_parse_context (query, &answer);
+  fail_unless (gst_structure_get_uint64 (gst_context_get_structure (answer),
+          "cl-context", &handle));
+  fail_unless (handle == (guint64) (guintptr) app_ctx);
+  gst_query_unref (query);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (f);
+  gst_object_unref (pipeline);
+  gst_context_unref (context);
+  clReleaseContext (app_ctx);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_held_context_not_replaced)
+{
+  GstElement *f = gst_element_factory_make ("clhistogram", NULL);
+  GstContext *by_device = gst_context_new ("gst.cl.context", TRUE);
+  GstContext *other = gst_context_new ("gst.cl.context", TRUE);
+  GstObject *first, *after;
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context app_ctx;
+  cl_int err;
+
+  gst_structure_set (gst_context_writable_structure (by_device),
+      "device", G_TYPE_STRING, "cpu", NULL);
+  gst_element_set_context (f, by_device);
+  first = element_cl_context (f);
+  fail_unless (first != NULL);
+
+  /* an application context would make a distinct GstClContext: it must not
+   * replace the one already held */
+  fail_unless (clGetPlatformIDs (1, &platform, NULL) == CL_SUCCESS);
+  fail_unless (clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 1, &device,
+          NULL) == CL_SUCCESS);
+  app_ctx = clCreateContext (NULL, 1, &device, NULL, NULL, &err);
+  fail_unless (err == CL_SUCCESS);
+  gst_structure_set (gst_context_writable_structure (other),
+      "cl-context", G_TYPE_UINT64, (guint64) (guintptr) app_ctx,
+      "cl-device", G_TYPE_UINT64, (guint64) (guintptr) device, NULL);
+  gst_element_set_context (f, other);
+  after = element_cl_context (f);
+  fail_unless (after == first);
+
+  gst_object_unref (first);
+  gst_object_unref (after);
+  gst_context_unref (by_device);
+  gst_context_unref (other);
+  gst_object_unref (f);
+  clReleaseContext (app_ctx);
+}
+GST_END_TEST;
+
+/* Run by the `clcontext-no-device` test with the ICD loader pointed at a
+ * folder without drivers; skipped when a device is present. */
+GST_START_TEST (test_no_device)
+{
+  GstElementFactory *factory;
+  gchar *debug = NULL;
+  GError *error;
+
+  if (test_have_cl_device ()) {
+    GST_INFO ("skipped: an OpenCL device is present");
+    return;
+  }
+  /* the plugin still loads and lists its elements */
+  factory = gst_element_factory_find ("clhistogram");
+  fail_unless (factory != NULL);
+  gst_object_unref (factory);
+  factory = gst_element_factory_find ("clconvolve");
+  fail_unless (factory != NULL);
+  gst_object_unref (factory);
+
+  error = run_with_device ("auto", NULL, &debug);
+  fail_unless (error != NULL);
+  fail_unless (strstr (error->message, "pocl-opencl-icd") != NULL);
+  assert_not_found (error, "No OpenCL device found");
+  g_free (debug);
+}
+GST_END_TEST;
+
+static Suite *
+clcontext_suite (void)
+{
+  Suite *s = suite_create ("clcontext");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  if (test_have_cl_device ()) {
+    tcase_add_test (tc, test_device_selectors);
+    tcase_add_test (tc, test_bad_selector_is_not_found);
+    tcase_add_test (tc, test_env_overrides_auto);
+    tcase_add_test (tc, test_context_shared_in_pipeline);
+    tcase_add_test (tc, test_application_context);
+    tcase_add_test (tc, test_held_context_not_replaced);
+  } else {
+    tcase_add_test (tc, test_no_device);
+  }
+  return s;
+}
+
+GST_CHECK_MAIN (clcontext);
