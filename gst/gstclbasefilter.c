@@ -16,6 +16,7 @@ enum
   PROP_0,
   PROP_DEVICE,
   PROP_DEVICE_NAME,
+  PROP_KERNEL_TIME,
 };
 
 typedef struct
@@ -26,6 +27,7 @@ typedef struct
   GstClTransfer *in, *out;
   GstBufferPool *pool;          /* offered upstream / used downstream */
   GstCaps *pool_caps;
+  guint64 kernel_time;          /* ns, with GST_CL_PROFILE=1; under object lock */
 } GstClBaseFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClBaseFilter, gst_cl_base_filter,
@@ -114,6 +116,34 @@ gst_cl_base_filter_create_kernel (GstClBaseFilter * self, cl_program program,
   return kernel;
 }
 
+gboolean
+gst_cl_base_filter_run_kernel (GstClBaseFilter * self, cl_kernel kernel,
+    cl_uint dims, const gsize * global, const gsize * local, const gchar * what)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  cl_event event = NULL;
+  cl_ulong t0 = 0, t1 = 0;
+  cl_int err;
+
+  err = clEnqueueNDRangeKernel (priv->context->queue, kernel, dims, NULL,
+      global, local, 0, NULL, priv->context->profiling ? &event : NULL);
+  if (!gst_cl_base_filter_check (self, err, "clEnqueueNDRangeKernel", what))
+    return FALSE;
+  if (event) {
+    /* waiting here serialises the queue: only when profiling was asked for */
+    clWaitForEvents (1, &event);
+    clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_START, sizeof (t0),
+        &t0, NULL);
+    clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_END, sizeof (t1),
+        &t1, NULL);
+    clReleaseEvent (event);
+    GST_OBJECT_LOCK (self);
+    priv->kernel_time += t1 - t0;
+    GST_OBJECT_UNLOCK (self);
+  }
+  return TRUE;
+}
+
 /* ---- GstElement ---- */
 
 static void
@@ -155,6 +185,9 @@ gst_cl_base_filter_start (GstBaseTransform * trans)
     return FALSE;
   }
   g_free (device);
+  GST_OBJECT_LOCK (trans);
+  priv->kernel_time = 0;
+  GST_OBJECT_UNLOCK (trans);
   GST_INFO_OBJECT (trans, "using OpenCL device \"%s\"",
       priv->context->device_name);
   g_object_notify (G_OBJECT (trans), "device-name");
@@ -358,6 +391,11 @@ gst_cl_base_filter_get_property (GObject * object, guint prop_id,
       g_value_set_string (value, priv->context ?
           priv->context->device_name : NULL);
       break;
+    case PROP_KERNEL_TIME:
+      GST_OBJECT_LOCK (object);
+      g_value_set_uint64 (value, priv->kernel_time);
+      GST_OBJECT_UNLOCK (object);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -400,6 +438,12 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
       g_param_spec_string ("device-name", "Device name",
           "Name of the OpenCL device in use (NULL until the element starts)",
           NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_property (gobject_class, PROP_KERNEL_TIME,
+      g_param_spec_uint64 ("kernel-time", "Kernel time",
+          "Device time spent in kernels since start, in ns; counted only when "
+          "GST_CL_PROFILE=1 is set (for benchmarks), else 0",
+          0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   element_class->set_context = gst_cl_base_filter_set_context;
 

@@ -94,6 +94,14 @@ void gst_cl_frame_unmap (GstClBaseFilter * self, GstClFrame * frame);
 cl_int gst_cl_frame_set_plane_args (const GstClFrame * frame, guint plane,
     cl_kernel kernel, cl_uint * index);
 
+/* clEnqueueNDRangeKernel with the error posted on failure (@what names the
+ * step for the user). With $GST_CL_PROFILE=1 the queue records events and
+ * the kernel's device time is added to the element's "kernel-time"
+ * (read-only property, ns, summed since start). */
+gboolean gst_cl_base_filter_run_kernel (GstClBaseFilter * self,
+    cl_kernel kernel, cl_uint dims, const gsize * global, const gsize * local,
+    const gchar * what);
+
 /* Global work size rounded up to the local size (NVIDIA has no non-uniform
  * work-groups); kernels check bounds. */
 static inline gsize

@@ -333,7 +333,10 @@ context_new (cl_platform_id platform, cl_device_id device, cl_context cl_ctx,
     self->owns_context = TRUE;
   }
 
-  self->queue = clCreateCommandQueue (self->context, device, 0, &err);
+  /* device-event timing for benchmarks only: profiling can cost a little */
+  self->profiling = !g_strcmp0 (g_getenv ("GST_CL_PROFILE"), "1");
+  self->queue = clCreateCommandQueue (self->context, device,
+      self->profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
   if (!gst_cl_check (err, "clCreateCommandQueue")) {
     gst_cl_set_error (error, GST_RESOURCE_ERROR,
         GST_RESOURCE_ERROR_OPEN_READ_WRITE, err, "clCreateCommandQueue",

@@ -41,6 +41,7 @@ struct _GstClContext
   GMutex lock;
   GHashTable *programs;         /* "hash|options" -> cl_program */
   gboolean owns_context;
+  gboolean profiling;           /* queue records events ($GST_CL_PROFILE=1) */
 };
 
 /* The shared context for the device that @selector names ("auto", "gpu",
