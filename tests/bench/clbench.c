@@ -920,6 +920,43 @@ has_prop (const gchar * factory, const gchar * prop)
   return ret;
 }
 
+/* The nick of @prop's enum/flags value that equals @want ignoring case,
+ * else the first that contains it: "U32" finds "u32", "luma" finds
+ * "luma-bt601". Falls back to @want (set_prop then says what failed). */
+static gchar *
+choose_nick (const gchar * factory, const gchar * prop, const gchar * want)
+{
+  GstElement *el = gst_element_factory_make (factory, NULL);
+  GParamSpec *ps = el ? g_object_class_find_property (G_OBJECT_GET_CLASS (el),
+      prop) : NULL;
+  gchar *ret = NULL, *lw = g_ascii_strdown (want, -1);
+  guint i, n = 0;
+  const gchar *nicks[64];
+
+  if (ps && G_IS_PARAM_SPEC_ENUM (ps)) {
+    GEnumClass *ec = G_PARAM_SPEC_ENUM (ps)->enum_class;
+    for (i = 0; i < ec->n_values && n < G_N_ELEMENTS (nicks); i++)
+      nicks[n++] = ec->values[i].value_nick;
+  } else if (ps && G_IS_PARAM_SPEC_FLAGS (ps)) {
+    GFlagsClass *fc = G_PARAM_SPEC_FLAGS (ps)->flags_class;
+    for (i = 0; i < fc->n_values && n < G_N_ELEMENTS (nicks); i++)
+      nicks[n++] = fc->values[i].value_nick;
+  }
+  for (i = 0; i < n && !ret; i++)
+    if (!g_ascii_strcasecmp (nicks[i], want))
+      ret = g_strdup (nicks[i]);
+  for (i = 0; i < n && !ret; i++) {
+    gchar *l = g_ascii_strdown (nicks[i], -1);
+    if (strstr (l, lw))
+      ret = g_strdup (nicks[i]);
+    g_free (l);
+  }
+  g_free (lw);
+  if (el)
+    gst_object_unref (el);
+  return ret ? ret : g_strdup (want);
+}
+
 static void
 bench_histogram (const gchar * format, gint w, gint h, gboolean yard)
 {
@@ -931,12 +968,14 @@ bench_histogram (const gchar * format, gint w, gint h, gboolean yard)
     RowKey k = { "clfilters", "histogram", luma ? "luma-256" : "rgb-3x256",
       format, w, h, 0, NULL
     };
+    gchar *luma_nick = choose_nick ("clhistogram", "channels", "luma");
     const gchar *props_rgb[] = { "bins", "256", NULL };
-    const gchar *props_luma[] = { "bins", "256", "channels", "luma", NULL };
+    const gchar *props_luma[] = { "bins", "256", "channels", luma_nick, NULL };
 
     /* the default channels suit the format: only RGBA needs "luma" set */
     run_gst (&k, "clhistogram", opt_device, luma && rgba ? props_luma :
         props_rgb, NULL, NULL, NULL);
+    g_free (luma_nick);
     if (!yard)
       continue;
     if (luma && rgba) {
@@ -1169,6 +1208,9 @@ bench_integral (const gchar * format, gint w, gint h, gboolean yard)
   gchar *media = integral_media_type ();
   gchar *sinkcaps = NULL, *sqname = NULL, *sqvalue = NULL;
   gboolean fmt_prop = has_prop ("clintegral", "format");
+  gchar *u32 = choose_nick ("clintegral", "format", "U32");
+  gchar *out_integral = choose_nick ("clintegral", "output", "integral");
+  gchar *out_boxmean = choose_nick ("clintegral", "output", "box-mean");
   gint pass;
 
   /* U32 through a `format` property if there is one, else through the
@@ -1187,10 +1229,10 @@ bench_integral (const gchar * format, gint w, gint h, gboolean yard)
 
     if (pass < 2) {
       props[n++] = "output";
-      props[n++] = "integral";
+      props[n++] = out_integral;
       if (fmt_prop) {
         props[n++] = "format";
-        props[n++] = "U32";
+        props[n++] = u32;
       }
       if (pass == 1) {
         if (!sqname && !integral_squares_setting (&sqname, &sqvalue)) {
@@ -1205,7 +1247,7 @@ bench_integral (const gchar * format, gint w, gint h, gboolean yard)
       run_gst (&k, "clintegral", opt_device, props, NULL, sinkcaps, note);
     } else {
       props[n++] = "output";
-      props[n++] = "box-mean";
+      props[n++] = out_boxmean;
       props[n++] = "radius";
       props[n++] = "7";
       run_gst (&k, "clintegral", opt_device, props, NULL, NULL, NULL);
@@ -1227,6 +1269,9 @@ bench_integral (const gchar * format, gint w, gint h, gboolean yard)
     }
   }
   g_free (media);
+  g_free (u32);
+  g_free (out_integral);
+  g_free (out_boxmean);
   g_free (sinkcaps);
   g_free (sqname);
   g_free (sqvalue);
