@@ -890,8 +890,9 @@ custom_kernel (gint k, gfloat * norm)
 static void
 motion_blur_7x7 (gfloat * k)
 {
-  /* same shape as the preset: weights on the 45-degree diagonal; a direct
-   * 2-D loop (C, filter2D) costs the same whatever the values */
+  /* stand-in until clconvolve exposes its preset through `kernel`: the
+   * issue's weights on the 45-degree diagonal. The C loop runs every tap
+   * anyway; filter2D skips zeros, so element_kernel() is preferred. */
   static const gfloat d[7] = { 0.0145f, 0.0376f, 0.1283f, 0.6392f, 0.1283f,
     0.0376f, 0.0145f
   };
@@ -900,6 +901,50 @@ motion_blur_7x7 (gfloat * k)
   memset (k, 0, sizeof (gfloat) * 49);
   for (i = 0; i < 7; i++)
     k[i * 7 + (6 - i)] = d[i];
+}
+
+/* The matrix clconvolve holds for @preset (read back through `kernel`),
+ * normalised by its sum, so the yardsticks filter with the same
+ * coefficients: OpenCV's filter2D skips zero taps, so the values matter. */
+static gboolean
+element_kernel (const gchar * preset, gint ks, gfloat * k2d)
+{
+  GstElement *el = gst_element_factory_make ("clconvolve", NULL);
+  GValue v = G_VALUE_INIT;
+  gboolean ok = FALSE;
+  gchar *why = NULL;
+
+  if (el && g_object_class_find_property (G_OBJECT_GET_CLASS (el), "kernel")
+      && g_object_class_find_property (G_OBJECT_GET_CLASS (el), "preset")
+      && set_prop (el, "preset", preset, &why)) {
+    GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (el),
+        "kernel");
+
+    g_value_init (&v, ps->value_type);
+    g_object_get_property (G_OBJECT (el), "kernel", &v);
+    if (GST_VALUE_HOLDS_ARRAY (&v) && gst_value_array_get_size (&v) ==
+        (guint) (ks * ks)) {
+      gdouble sum = 0;
+      guint i;
+
+      for (i = 0; i < (guint) (ks * ks); i++) {
+        GValue d = G_VALUE_INIT;
+
+        g_value_init (&d, G_TYPE_DOUBLE);
+        if (g_value_transform (gst_value_array_get_value (&v, i), &d))
+          sum += k2d[i] = (gfloat) g_value_get_double (&d);
+        g_value_unset (&d);
+      }
+      for (i = 0; i < (guint) (ks * ks) && sum != 0; i++)
+        k2d[i] /= sum;
+      ok = TRUE;
+    }
+    g_value_unset (&v);
+  }
+  g_free (why);
+  if (el)
+    gst_object_unref (el);
+  return ok;
 }
 
 static gboolean
@@ -1023,7 +1068,8 @@ bench_convolve (const gchar * format, gint w, gint h, ConvKind kind, gint ks,
     case CV_MOTION:
       props[n++] = "preset";
       props[n++] = "motion-blur";
-      motion_blur_7x7 (k2d);
+      if (!element_kernel ("motion-blur", ks, k2d))
+        motion_blur_7x7 (k2d);
       break;
     case CV_GAUSS:
     case CV_BOX:
