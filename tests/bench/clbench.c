@@ -1,0 +1,1690 @@
+/* clbench: per-frame cost of clhistogram, clconvolve and clintegral beside
+ * their yardsticks, in one run.
+ *
+ * Frames are made once, in buffers from the pool the element proposes in an
+ * ALLOCATION query (on a GPU that is pinned memory: what a real upstream
+ * gets), then pushed again and again through a GstHarness; each sample is
+ * push + pull of one frame, timed with g_get_monotonic_time. No source, no
+ * conversion, no sink in the figure. Median and p10/p90 over the samples.
+ *
+ * Every case degrades to "skipped: reason" instead of failing: an element or
+ * property that does not exist, a value the element rejects, caps it
+ * refuses, an optional yardstick that is not installed.
+ *
+ *   clbench [--quick] [--device auto|gpu|cpu|P:D] [--csv results.csv]
+ *   clbench --first-frame ELEMENT ...   (one cold/warm sample; spawned by
+ *                                        the full run, one process each)
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <time.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <gmodule.h>
+#include <glib/gstdio.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/check/gstharness.h>
+
+#include "cvshim.h"
+#include "yardsticks.h"
+
+#define N_FRAMES 3              /* frames rotated through the element */
+#define MIN_SAMPLES 3
+
+/* ---- options ---- */
+
+static gchar *opt_device = NULL;
+static gchar *opt_sizes = NULL;
+static gchar *opt_formats = NULL;
+static gchar *opt_elements = NULL;
+static gchar *opt_ksizes = NULL;
+static gchar *opt_sweep_size = NULL;
+static gchar *opt_csv = NULL;
+static gchar *opt_first_frame = NULL;
+static gint opt_repeat = 30;
+static gint opt_warmup = 5;
+static gint opt_ff_runs = 3;
+static gdouble opt_budget = 4.0;
+static gboolean opt_quick = FALSE;
+static gboolean opt_no_yardsticks = FALSE;
+static gboolean opt_no_fixed = FALSE;
+static gboolean opt_lenient = FALSE;
+
+static GOptionEntry entries[] = {
+  {"device", 'd', 0, G_OPTION_ARG_STRING, &opt_device,
+      "Device for the elements' `device` property (auto, gpu, cpu, P:D, "
+        "name substring; default auto)", "DEV"},
+  {"sizes", 's', 0, G_OPTION_ARG_STRING, &opt_sizes,
+        "Frame sizes (default 640x480,1280x720,1920x1080,3840x2160,7680x4320)",
+      "WxH,..."},
+  {"formats", 'f', 0, G_OPTION_ARG_STRING, &opt_formats,
+      "Formats (default RGBA,I420,GRAY8)", "F,..."},
+  {"elements", 'e', 0, G_OPTION_ARG_STRING, &opt_elements,
+      "Elements (default histogram,convolve,integral)", "E,..."},
+  {"kernel-sizes", 'k', 0, G_OPTION_ARG_STRING, &opt_ksizes,
+      "clconvolve kernel sizes of the kernel sweep (default 3,5,7,9,15,31)",
+      "K,..."},
+  {"sweep-size", 0, 0, G_OPTION_ARG_STRING, &opt_sweep_size,
+        "Frame size of the kernel sweep and the first-frame runs "
+        "(default 1920x1080)",
+      "WxH"},
+  {"repeat", 'r', 0, G_OPTION_ARG_INT, &opt_repeat,
+      "Timed frames per case (default 30)", "N"},
+  {"warmup", 'w', 0, G_OPTION_ARG_INT, &opt_warmup,
+      "Untimed frames first (default 5, at least 1)", "N"},
+  {"budget", 'b', 0, G_OPTION_ARG_DOUBLE, &opt_budget,
+        "Seconds per case after which sampling stops early (after 3 samples; "
+        "default 4)",
+      "S"},
+  {"first-frame-runs", 0, 0, G_OPTION_ARG_INT, &opt_ff_runs,
+      "Processes per first-frame case (default 3)", "N"},
+  {"csv", 'o', 0, G_OPTION_ARG_FILENAME, &opt_csv, "Write CSV rows here",
+      "FILE"},
+  {"quick", 'q', 0, G_OPTION_ARG_NONE, &opt_quick,
+        "Short run: 640x480 and 1920x1080, kernels 3,7,15, 10 frames, "
+        "1 s budget",
+      NULL},
+  {"no-yardsticks", 0, 0, G_OPTION_ARG_NONE, &opt_no_yardsticks,
+      "Only the clfilters elements", NULL},
+  {"no-fixed", 0, 0, G_OPTION_ARG_NONE, &opt_no_fixed,
+      "Skip the fixed costs (tiny frame, first frame)", NULL},
+  {"lenient", 0, 0, G_OPTION_ARG_NONE, &opt_lenient,
+        "Ignore properties an element lacks instead of skipping the case "
+        "(a dry run of the harness with placeholder elements; figures are "
+        "then not the named case)",
+      NULL},
+  {"first-frame", 0, 0, G_OPTION_ARG_STRING, &opt_first_frame,
+        "Internal: measure one first frame of ELEMENT in this process "
+        "(first format of --formats, --sweep-size) and print it",
+      "ELEMENT"},
+  {NULL}
+};
+
+/* ---- output ---- */
+
+static FILE *csv = NULL;
+static gchar *cl_device_name = NULL;    /* from the first element that ran */
+static gchar *cv_info = NULL;
+
+typedef struct
+{
+  const gchar *impl;            /* clfilters, c-ref, opencv, gst-<factory> */
+  const gchar *element;         /* histogram, convolve, integral */
+  const gchar *casename;
+  const gchar *format;
+  gint width, height, ksize;
+  const gchar *device;
+} RowKey;
+
+static void
+csv_field (const gchar * s)
+{
+  const gchar *p;
+
+  if (!s)
+    s = "";
+  if (!strpbrk (s, ",\"\n")) {
+    fputs (s, csv);
+    return;
+  }
+  fputc ('"', csv);
+  for (p = s; *p; p++) {
+    if (*p == '"')
+      fputc ('"', csv);
+    fputc (*p == '\n' ? ' ' : *p, csv);
+  }
+  fputc ('"', csv);
+}
+
+static void
+print_table_header (void)
+{
+  g_print ("%-20s %-9s %-18s %-5s %9s %9s %9s %9s %9s  %s\n", "impl",
+      "element", "case", "fmt", "size", "median_ms", "p10_ms", "p90_ms",
+      "Mpix/s", "note");
+}
+
+static void
+emit (const RowKey * k, GArray * ms, const gchar * note, const gchar * skip)
+{
+  gchar size[32];
+  gdouble med = 0, p10 = 0, p90 = 0, mn = 0, mx = 0, mpix = 0;
+  guint n = ms ? ms->len : 0;
+
+  g_snprintf (size, sizeof (size), "%dx%d", k->width, k->height);
+  if (n > 0) {
+    gdouble *v = (gdouble *) ms->data;
+
+    med = v[(n - 1) / 2];
+    if (n % 2 == 0)
+      med = (v[n / 2 - 1] + v[n / 2]) / 2;
+    p10 = v[(guint) floor (0.1 * (n - 1) + 0.5)];
+    p90 = v[(guint) floor (0.9 * (n - 1) + 0.5)];
+    mn = v[0];
+    mx = v[n - 1];
+    /* a rate means nothing for fixed costs */
+    if (med > 0 && !g_str_has_prefix (k->casename, "first-frame")
+        && !g_str_has_prefix (k->casename, "overhead"))
+      mpix = (gdouble) k->width * k->height / (med * 1000.0);
+  }
+  if (skip)
+    g_print ("%-20s %-9s %-18s %-5s %9s  skipped: %s\n", k->impl, k->element,
+        k->casename, k->format, size, skip);
+  else
+    g_print ("%-20s %-9s %-18s %-5s %9s %9.3f %9.3f %9.3f %9.1f  %s\n",
+        k->impl, k->element, k->casename, k->format, size, med, p10, p90,
+        mpix, note ? note : "");
+  if (!csv)
+    return;
+  csv_field (k->impl);
+  fputc (',', csv);
+  csv_field (k->element);
+  fputc (',', csv);
+  csv_field (k->casename);
+  fprintf (csv, ",%s,%d,%d,", k->format, k->width, k->height);
+  if (k->ksize > 0)
+    fprintf (csv, "%d", k->ksize);
+  fputc (',', csv);
+  csv_field (k->device);
+  if (skip) {
+    gchar *s = g_strdup_printf ("skipped: %s", skip);
+
+    fprintf (csv, ",0,,,,,,,");
+    csv_field (s);
+    g_free (s);
+  } else {
+    fprintf (csv, ",%u,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,", n, med, p10, p90, mn,
+        mx, mpix);
+    csv_field (note);
+  }
+  fputc ('\n', csv);
+  fflush (csv);
+}
+
+/* ---- timing ---- */
+
+typedef gboolean (*StepFunc) (gpointer data, guint i, gchar ** why);
+
+/* ns: g_get_monotonic_time's microseconds are too coarse for the tiny
+ * frame and for GPU frames */
+static inline gint64
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static gint
+cmp_double (gconstpointer a, gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return x < y ? -1 : (x > y);
+}
+
+/* Warm up, then time single steps until @repeat samples or the budget is
+ * spent (with at least MIN_SAMPLES, unless one step alone is that slow).
+ * Returns sorted ms samples, or NULL with @why set. */
+static GArray *
+measure (StepFunc step, gpointer data, guint warmup, gchar ** why)
+{
+  GArray *ms = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  gint64 budget = (gint64) (opt_budget * 1e9), start;
+  guint i, n = 0;
+
+  start = now_ns ();
+  for (i = 0; i < warmup; i++) {
+    if (!step (data, n++, why))
+      goto fail;
+    if (now_ns () - start > budget / 2)
+      break;
+  }
+  start = now_ns ();
+  for (i = 0; i < (guint) opt_repeat; i++) {
+    gint64 t0 = now_ns (), t1;
+    gdouble v;
+
+    if (!step (data, n++, why))
+      goto fail;
+    t1 = now_ns ();
+    v = (t1 - t0) / 1e6;
+    g_array_append_val (ms, v);
+    if (t1 - start > budget && (ms->len >= MIN_SAMPLES || t1 - start >
+            4 * budget))
+      break;
+  }
+  g_array_sort (ms, cmp_double);
+  return ms;
+
+fail:
+  g_array_unref (ms);
+  return NULL;
+}
+
+/* ---- parsing helpers ---- */
+
+static guint64 rng_state = 0x9e3779b97f4a7c15ull;
+
+static inline guint64
+rng_next (void)
+{
+  /* xorshift64*: fast enough to fill 8K frames */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+static void
+fill_random (guint8 * p, gsize n)
+{
+  gsize i;
+
+  for (i = 0; i + 8 <= n; i += 8) {
+    guint64 v = rng_next ();
+    memcpy (p + i, &v, 8);
+  }
+  for (; i < n; i++)
+    p[i] = (guint8) rng_next ();
+}
+
+static gboolean
+parse_size (const gchar * s, gint * w, gint * h)
+{
+  return sscanf (s, "%dx%d", w, h) == 2 && *w > 0 && *h > 0;
+}
+
+/* ---- pushing frames through a GStreamer element ---- */
+
+typedef struct
+{
+  GstHarness *h;
+  GstElement *el;
+  GstBufferPool *pool;
+  gboolean own_pool;            /* the element proposed it */
+  GstVideoInfo info;
+  GstBuffer *frames[N_FRAMES];
+  guint n_frames;
+  guint64 pts;
+  gchar *error;
+  guint n_messages;
+} Rig;
+
+static GstBusSyncReply
+bus_sync (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  Rig *r = data;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR && !r->error) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    r->error = g_strdup_printf ("%s (%s)", err->message, dbg ? dbg : "");
+    g_clear_error (&err);
+    g_free (dbg);
+  }
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT)
+    r->n_messages++;
+  /* like a bus nobody reads: the element pays for making the message */
+  gst_message_unref (msg);
+  return GST_BUS_DROP;
+}
+
+/* float properties read back rounded: equal within a relative 1e-5 */
+static gboolean
+values_match (const GValue * a, const GValue * b)
+{
+  gint c = gst_value_compare (a, b);
+
+  if (G_VALUE_HOLDS_FLOAT (a))
+    return fabs (g_value_get_float (a) - g_value_get_float (b)) <=
+        1e-5 * MAX (1.0, fabs (g_value_get_float (a)));
+  if (G_VALUE_HOLDS_DOUBLE (a))
+    return fabs (g_value_get_double (a) - g_value_get_double (b)) <=
+        1e-5 * MAX (1.0, fabs (g_value_get_double (a)));
+  return c != GST_VALUE_LESS_THAN && c != GST_VALUE_GREATER_THAN;
+}
+
+/* Sets @name from its string form (enum/flags nicks, arrays "<1,2>") and
+ * reads it back: a rejected value is a skip, not a silent wrong case. */
+static gboolean
+set_prop (GstElement * el, const gchar * name, const gchar * value,
+    gchar ** why)
+{
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (el),
+      name);
+  GValue want = G_VALUE_INIT, got = G_VALUE_INIT;
+  gboolean ok = TRUE;
+
+  if ((!ps || !(ps->flags & G_PARAM_WRITABLE)) && opt_lenient) {
+    g_printerr ("lenient: %s has no property '%s', ignored\n",
+        GST_OBJECT_NAME (gst_element_get_factory (el)), name);
+    return TRUE;
+  }
+  if (!ps || !(ps->flags & G_PARAM_WRITABLE)) {
+    *why = g_strdup_printf ("%s has no property '%s'",
+        GST_OBJECT_NAME (gst_element_get_factory (el)), name);
+    return FALSE;
+  }
+  g_value_init (&want, ps->value_type);
+  if (!gst_value_deserialize_with_pspec (&want, value, ps)) {
+    *why = g_strdup_printf ("%s: cannot parse '%s' for %s", name, value,
+        g_type_name (ps->value_type));
+    g_value_unset (&want);
+    return FALSE;
+  }
+  g_object_set_property (G_OBJECT (el), name, &want);
+  if (ps->flags & G_PARAM_READABLE) {
+    g_value_init (&got, ps->value_type);
+    g_object_get_property (G_OBJECT (el), name, &got);
+    if (!values_match (&want, &got)) {
+      gchar *g = gst_value_serialize (&got);
+
+      *why = g_strdup_printf ("element rejected %s=%s (kept %s)", name, value,
+          g ? g : "?");
+      g_free (g);
+      ok = FALSE;
+    }
+    g_value_unset (&got);
+  }
+  g_value_unset (&want);
+  return ok;
+}
+
+static void
+rig_close (Rig * r)
+{
+  guint i;
+
+  for (i = 0; i < r->n_frames; i++)
+    gst_clear_buffer (&r->frames[i]);
+  r->n_frames = 0;
+  if (r->h) {
+    gst_harness_teardown (r->h);
+    r->h = NULL;
+  } else if (r->el) {
+    gst_object_unref (r->el);
+  }
+  r->el = NULL;
+  if (r->pool) {
+    gst_buffer_pool_set_active (r->pool, FALSE);
+    gst_clear_object (&r->pool);
+  }
+  g_clear_pointer (&r->error, g_free);
+}
+
+/* Frames from the element's proposed pool (falls back to a plain video
+ * pool when it proposes none), filled once. */
+static gboolean
+rig_make_frames (Rig * r, GstCaps * caps, gboolean random, gchar ** why)
+{
+  GstQuery *q = gst_query_new_allocation (caps, TRUE);
+  GstStructure *config;
+  guint size = 0, min = 0, max = 0, i;
+
+  if (gst_pad_peer_query (r->h->srcpad, q)
+      && gst_query_get_n_allocation_pools (q) > 0)
+    gst_query_parse_nth_allocation_pool (q, 0, &r->pool, &size, &min, &max);
+  gst_query_unref (q);
+  r->own_pool = r->pool != NULL;
+  if (!r->pool)
+    r->pool = gst_video_buffer_pool_new ();
+  size = MAX (size, (guint) r->info.size);
+
+  config = gst_buffer_pool_get_config (r->pool);
+  gst_buffer_pool_config_set_params (config, caps, size, N_FRAMES, 0);
+  if (gst_buffer_pool_has_option (r->pool, GST_BUFFER_POOL_OPTION_VIDEO_META))
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (r->pool, config)) {
+    /* the pool answered with what it can do: take it */
+    config = gst_buffer_pool_get_config (r->pool);
+    if (!gst_buffer_pool_set_config (r->pool, config)) {
+      *why = g_strdup ("the proposed pool refuses every configuration");
+      return FALSE;
+    }
+  }
+  if (!gst_buffer_pool_set_active (r->pool, TRUE)) {
+    *why = g_strdup ("cannot activate the proposed pool");
+    return FALSE;
+  }
+  for (i = 0; i < N_FRAMES; i++) {
+    GstVideoFrame f;
+    guint p;
+
+    if (gst_buffer_pool_acquire_buffer (r->pool, &r->frames[i], NULL)
+        != GST_FLOW_OK) {
+      *why = g_strdup ("cannot acquire a buffer from the proposed pool");
+      return FALSE;
+    }
+    r->n_frames++;
+    if (!gst_video_frame_map (&f, &r->info, r->frames[i], GST_MAP_WRITE)) {
+      *why = g_strdup ("cannot map a pool buffer");
+      return FALSE;
+    }
+    for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
+      gint comp[GST_VIDEO_MAX_COMPONENTS];
+      gsize n;
+
+      gst_video_format_info_component (f.info.finfo, p, comp);
+      n = (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&f, p) *
+          GST_VIDEO_FRAME_COMP_HEIGHT (&f, comp[0]);
+      if (random)
+        fill_random (GST_VIDEO_FRAME_PLANE_DATA (&f, p), n);
+      else
+        memset (GST_VIDEO_FRAME_PLANE_DATA (&f, p), 0x5a, n);
+    }
+    gst_video_frame_unmap (&f);
+  }
+  return TRUE;
+}
+
+/* @props: NULL-terminated name, value, name, value...; @sinkcaps: what the
+ * harness' sink accepts (NULL: anything). Returns a skip reason or NULL. */
+static gchar *
+rig_open (Rig * r, const gchar * factory, const gchar * device,
+    const gchar * const *props, const gchar * format, gint w, gint h,
+    const gchar * sinkcaps, gboolean random)
+{
+  GstVideoFormat fmt = gst_video_format_from_string (format);
+  GstCaps *caps, *accepted;
+  GstPad *sinkpad;
+  GstBus *bus;
+  gchar *why = NULL;
+  guint i;
+
+  memset (r, 0, sizeof (*r));
+  r->el = gst_element_factory_make (factory, NULL);
+  if (!r->el)
+    return g_strdup_printf ("element %s not installed", factory);
+  if (device && !set_prop (r->el, "device", device, &why))
+    return why;
+  for (i = 0; props && props[i] && props[i + 1]; i += 2)
+    if (!set_prop (r->el, props[i], props[i + 1], &why))
+      return why;
+
+  gst_video_info_set_format (&r->info, fmt, w, h);
+  GST_VIDEO_INFO_FPS_N (&r->info) = 30;
+  GST_VIDEO_INFO_FPS_D (&r->info) = 1;
+  caps = gst_video_info_to_caps (&r->info);
+  sinkpad = gst_element_get_static_pad (r->el, "sink");
+  accepted = gst_pad_query_caps (sinkpad, NULL);
+  gst_object_unref (sinkpad);
+  if (!gst_caps_can_intersect (caps, accepted)) {
+    gst_caps_unref (accepted);
+    gst_caps_unref (caps);
+    return g_strdup_printf ("%s refuses %s", factory, format);
+  }
+  gst_caps_unref (accepted);
+
+  bus = gst_bus_new ();
+  gst_bus_set_sync_handler (bus, bus_sync, r, NULL);
+  gst_element_set_bus (r->el, bus);
+  gst_object_unref (bus);
+
+  r->h = gst_harness_new_with_element (r->el, "sink", "src");
+  gst_object_unref (r->el);     /* the harness holds it */
+  if (sinkcaps)
+    gst_harness_set_sink_caps_str (r->h, sinkcaps);
+  /* events pushed by hand: gst_harness_set_src_caps() asserts when an
+   * element refuses caps; a refusal shows up at the first push instead */
+  gst_pad_push_event (r->h->srcpad, gst_event_new_stream_start ("clbench"));
+  gst_pad_push_event (r->h->srcpad, gst_event_new_caps (caps));
+  {
+    GstSegment seg;
+
+    gst_segment_init (&seg, GST_FORMAT_TIME);
+    gst_pad_push_event (r->h->srcpad, gst_event_new_segment (&seg));
+  }
+  if (r->error) {
+    why = g_strdup (r->error);
+  } else if (!rig_make_frames (r, caps, random, &why)) {
+    /* why set */
+  }
+  gst_caps_unref (caps);
+  return why;
+}
+
+static gboolean
+rig_step (gpointer data, guint i, gchar ** why)
+{
+  Rig *r = data;
+  GstBuffer *b = r->frames[i % r->n_frames], *out;
+  GstFlowReturn ret;
+  guint64 dur = GST_SECOND / 30;
+
+  if (gst_buffer_is_writable (b)) {
+    GST_BUFFER_PTS (b) = r->pts;
+    GST_BUFFER_DURATION (b) = dur;
+  }
+  r->pts += dur;
+  ret = gst_harness_push (r->h, gst_buffer_ref (b));
+  if (ret != GST_FLOW_OK) {
+    *why = g_strdup_printf ("push returned %s%s%s", gst_flow_get_name (ret),
+        r->error ? ": " : "", r->error ? r->error : "");
+    return FALSE;
+  }
+  out = gst_harness_try_pull (r->h);
+  if (!out)
+    out = gst_harness_pull (r->h);
+  if (!out) {
+    *why = g_strdup ("no output buffer");
+    return FALSE;
+  }
+  gst_buffer_unref (out);
+  return TRUE;
+}
+
+static const gchar *
+rig_device_name (Rig * r)
+{
+  gchar *name = NULL;
+
+  if (!r->el || !g_object_class_find_property (G_OBJECT_GET_CLASS (r->el),
+          "device-name"))
+    return NULL;
+  g_object_get (r->el, "device-name", &name, NULL);
+  if (name && !cl_device_name)
+    cl_device_name = g_strdup (name);
+  g_free (name);
+  return cl_device_name;
+}
+
+/* One GStreamer element case: ours or a GStreamer yardstick. */
+static void
+run_gst (const RowKey * key, const gchar * factory, const gchar * device,
+    const gchar * const *props, const gchar * push_format,
+    const gchar * sinkcaps, const gchar * note)
+{
+  Rig r;
+  RowKey k = *key;
+  gchar *why, *full_note;
+  GArray *ms = NULL;
+
+  why = rig_open (&r, factory, device, props,
+      push_format ? push_format : key->format, key->width, key->height,
+      sinkcaps, TRUE);
+  if (!why)
+    ms = measure (rig_step, &r, MAX (opt_warmup, 1), &why);
+  if (device)
+    k.device = rig_device_name (&r);
+  if (!k.device)
+    k.device = device ? device : "cpu (GStreamer element)";
+  full_note = g_strdup_printf ("%s%s%s%s%s%s", opt_lenient ?
+      "LENIENT DRY RUN; " : "", r.own_pool ? "element's pool" : "plain pool", note ? "; " : "", note ? note : "",
+      push_format ? "; pushed as " : "", push_format ? push_format : "");
+  emit (&k, ms, full_note, why);
+  g_free (full_note);
+  g_free (why);
+  if (ms)
+    g_array_unref (ms);
+  rig_close (&r);
+}
+
+/* ---- plain-C and OpenCV yardsticks ---- */
+
+typedef enum
+{
+  CJ_HIST, CJ_CONV2D, CJ_CONVSEP, CJ_INTEGRAL, CJ_INTEGRAL_SQ, CJ_BOXMEAN
+} CJobOp;
+
+typedef struct
+{
+  CJobOp op;
+  YsPlane src, dst;
+  guint8 *chroma_src, *chroma_dst;
+  gsize chroma_size;
+  gfloat *k, *kx, *scratch;
+  gint ksize;
+  guint32 *sum;
+  guint64 *sq;
+  guint32 hist[4][256];
+} CJob;
+
+/* the element's view of a format: RGBA = 3 channels of 4 bytes (alpha
+ * kept), I420 = its luma plane (+ chroma copied by filters), GRAY8 = 1 */
+static gboolean
+plane_for_format (const gchar * format, gint w, gint h, YsPlane * p,
+    gsize * chroma)
+{
+  p->width = w;
+  p->height = h;
+  *chroma = 0;
+  if (!strcmp (format, "RGBA")) {
+    p->bpp = 4;
+    p->nch = 3;
+  } else if (!strcmp (format, "GRAY8") || !strcmp (format, "I420")) {
+    p->bpp = p->nch = 1;
+    if (!strcmp (format, "I420"))
+      *chroma = (gsize) ((w + 1) / 2) * ((h + 1) / 2) * 2;
+  } else {
+    return FALSE;
+  }
+  p->stride = GST_ROUND_UP_4 (w * p->bpp);
+  return TRUE;
+}
+
+static gboolean
+cjob_step (gpointer data, guint i, gchar ** why)
+{
+  CJob *j = data;
+
+  switch (j->op) {
+    case CJ_HIST:
+      ys_histogram (&j->src, j->hist);
+      break;
+    case CJ_CONV2D:
+      ys_convolve_2d (&j->src, &j->dst, j->k, j->ksize, j->ksize);
+      break;
+    case CJ_CONVSEP:
+      ys_convolve_sep (&j->src, &j->dst, j->kx, j->kx, j->ksize / 2,
+          j->scratch);
+      break;
+    case CJ_INTEGRAL:
+      ys_integral (&j->src, j->sum, NULL);
+      break;
+    case CJ_INTEGRAL_SQ:
+      ys_integral (&j->src, j->sum, j->sq);
+      break;
+    case CJ_BOXMEAN:
+      ys_box_mean (&j->src, &j->dst, j->ksize / 2, j->sum);
+      break;
+  }
+  if (j->chroma_size && j->chroma_dst)
+    memcpy (j->chroma_dst, j->chroma_src, j->chroma_size);
+  return TRUE;
+}
+
+/* @k: ksize^2 (2-D) or ksize (separable) normalised coefficients */
+static void
+run_cref (const RowKey * key, CJobOp op, gint ksize, const gfloat * k,
+    const gchar * note)
+{
+  CJob j = { 0 };
+  RowKey rk = *key;
+  gsize plane, integ;
+  GArray *ms;
+  gchar *why = NULL;
+
+  rk.impl = "c-ref";
+  rk.device = "cpu, 1 thread";
+  if (!plane_for_format (key->format, key->width, key->height, &j.src,
+          &j.chroma_size)) {
+    emit (&rk, NULL, NULL, "format not covered by the C yardstick");
+    return;
+  }
+  j.op = op;
+  j.ksize = ksize;
+  j.dst = j.src;
+  plane = (gsize) j.src.stride * j.src.height;
+  integ = (gsize) (key->width + 1) * (key->height + 1) * j.src.nch;
+  j.src.data = g_malloc (plane);
+  fill_random (j.src.data, plane);
+  if (op == CJ_CONV2D || op == CJ_CONVSEP || op == CJ_BOXMEAN) {
+    j.dst.data = g_malloc (plane);
+    if (j.chroma_size) {
+      j.chroma_src = g_malloc (j.chroma_size);
+      j.chroma_dst = g_malloc (j.chroma_size);
+      fill_random (j.chroma_src, j.chroma_size);
+    }
+  }
+  if (op == CJ_CONV2D)
+    j.k = g_memdup2 (k, sizeof (gfloat) * ksize * ksize);
+  if (op == CJ_CONVSEP) {
+    j.kx = g_memdup2 (k, sizeof (gfloat) * ksize);
+    j.scratch = g_new (gfloat, (gsize) key->width * key->height * j.src.nch);
+  }
+  if (op == CJ_INTEGRAL || op == CJ_INTEGRAL_SQ || op == CJ_BOXMEAN)
+    j.sum = g_new (guint32, integ);
+  if (op == CJ_INTEGRAL_SQ)
+    j.sq = g_new (guint64, integ);
+
+  ms = measure (cjob_step, &j, MIN (MAX (opt_warmup, 1), 2), &why);
+  emit (&rk, ms, note, why);
+  if (ms)
+    g_array_unref (ms);
+  g_free (why);
+  g_free (j.src.data);
+  g_free (j.dst.data);
+  g_free (j.chroma_src);
+  g_free (j.chroma_dst);
+  g_free (j.k);
+  g_free (j.kx);
+  g_free (j.scratch);
+  g_free (j.sum);
+  g_free (j.sq);
+}
+
+static ClbCvPrepareFunc cv_prepare = NULL;
+static ClbCvRunFunc cv_run = NULL;
+static ClbCvFreeFunc cv_free = NULL;
+static gchar *cv_missing = NULL;
+
+static void
+load_opencv_shim (void)
+{
+  const gchar *env = g_getenv ("CLBENCH_OPENCV_SHIM");
+  gchar *exe = g_file_read_link ("/proc/self/exe", NULL);
+  gchar *dir = exe ? g_path_get_dirname (exe) : g_strdup (".");
+  gchar *path = env ? g_strdup (env) :
+      g_build_filename (dir, "libclbench-opencv.so", NULL);
+  GModule *mod;
+  ClbCvInitFunc init;
+  gchar info[128] = "";
+
+  g_free (exe);
+  g_free (dir);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS)) {
+    cv_missing = g_strdup ("OpenCV shim not built (no libopencv-dev when "
+        "configured)");
+    g_free (path);
+    return;
+  }
+  mod = g_module_open (path, G_MODULE_BIND_LOCAL);
+  if (!mod || !g_module_symbol (mod, CLB_CV_INIT, (gpointer *) & init)
+      || !g_module_symbol (mod, CLB_CV_PREPARE, (gpointer *) & cv_prepare)
+      || !g_module_symbol (mod, CLB_CV_RUN, (gpointer *) & cv_run)
+      || !g_module_symbol (mod, CLB_CV_FREE, (gpointer *) & cv_free)) {
+    cv_missing = g_strdup_printf ("OpenCV shim unusable: %s",
+        g_module_error ());
+    cv_prepare = NULL;
+    g_free (path);
+    return;
+  }
+  init ((gint) g_get_num_processors (), info, sizeof (info));
+  cv_info = g_strdup (info);
+  g_free (path);
+}
+
+static gboolean
+cv_step (gpointer data, guint i, gchar ** why)
+{
+  cv_run (data);
+  return TRUE;
+}
+
+static void
+run_opencv (const RowKey * key, const gchar * op, gint ksize, gdouble sigma,
+    const gfloat * k2d, const gchar * note)
+{
+  RowKey rk = *key;
+  gint layout;
+  gpointer job;
+  GArray *ms;
+  gchar *why = NULL, *impl = g_strdup_printf ("opencv-%s", op);
+
+  rk.impl = impl;
+  rk.device = cv_info ? cv_info : "cpu";
+  layout = !strcmp (key->format, "RGBA") ? CLB_CV_RGBA :
+      !strcmp (key->format, "I420") ? CLB_CV_I420 :
+      !strcmp (key->format, "GRAY8") ? CLB_CV_GRAY8 : -1;
+  if (!cv_prepare) {
+    emit (&rk, NULL, NULL, cv_missing);
+  } else if (layout < 0 || !(job = cv_prepare (op, layout, key->width,
+              key->height, ksize, sigma, k2d))) {
+    emit (&rk, NULL, NULL, "op/format not covered by the shim");
+  } else {
+    ms = measure (cv_step, job, MIN (MAX (opt_warmup, 1), 2), &why);
+    emit (&rk, ms, note, why);
+    if (ms)
+      g_array_unref (ms);
+    cv_free (job);
+  }
+  g_free (why);
+  g_free (impl);
+}
+
+/* ---- the cases ---- */
+
+static gdouble
+gauss_sigma (gint k)
+{
+  /* OpenCV's rule for sigma = 0, so every impl blurs alike */
+  return 0.3 * ((k - 1) * 0.5 - 1) + 0.8;
+}
+
+static void
+gauss_1d (gint k, gdouble sigma, gfloat * out)
+{
+  gdouble s = 0;
+  gint i, r = k / 2;
+
+  for (i = 0; i < k; i++)
+    s += out[i] = (gfloat) exp (-(gdouble) (i - r) * (i - r) / (2 * sigma *
+            sigma));
+  for (i = 0; i < k; i++)
+    out[i] /= s;
+}
+
+/* a full-rank integer matrix: the element cannot factor it */
+static gchar *
+custom_kernel (gint k, gfloat * norm)
+{
+  GString *s = g_string_new ("<");
+  GRand *rand = g_rand_new_with_seed (k);
+  gint i, sum = 0, *v = g_new (gint, k * k);
+
+  for (i = 0; i < k * k; i++) {
+    v[i] = g_rand_int_range (rand, -4, 5);
+    if (i == k * k / 2)
+      v[i] += k * k;
+    sum += v[i];
+  }
+  for (i = 0; i < k * k; i++) {
+    g_string_append_printf (s, "%s%d", i ? "," : "", v[i]);
+    norm[i] = (gfloat) v[i] / (sum ? sum : 1);
+  }
+  g_string_append (s, ">");
+  g_free (v);
+  g_rand_free (rand);
+  return g_string_free (s, FALSE);
+}
+
+static void
+motion_blur_7x7 (gfloat * k)
+{
+  /* stand-in until clconvolve exposes its preset through `kernel`: the
+   * issue's weights on the 45-degree diagonal. The C loop runs every tap
+   * anyway; filter2D skips zeros, so element_kernel() is preferred. */
+  static const gfloat d[7] = { 0.0145f, 0.0376f, 0.1283f, 0.6392f, 0.1283f,
+    0.0376f, 0.0145f
+  };
+  gint i;
+
+  memset (k, 0, sizeof (gfloat) * 49);
+  for (i = 0; i < 7; i++)
+    k[i * 7 + (6 - i)] = d[i];
+}
+
+/* The matrix clconvolve holds for @preset (read back through `kernel`),
+ * normalised by its sum, so the yardsticks filter with the same
+ * coefficients: OpenCV's filter2D skips zero taps, so the values matter. */
+static gboolean
+element_kernel (const gchar * preset, gint ks, gfloat * k2d)
+{
+  GstElement *el = gst_element_factory_make ("clconvolve", NULL);
+  GValue v = G_VALUE_INIT;
+  gboolean ok = FALSE;
+  gchar *why = NULL;
+
+  if (el && g_object_class_find_property (G_OBJECT_GET_CLASS (el), "kernel")
+      && g_object_class_find_property (G_OBJECT_GET_CLASS (el), "preset")
+      && set_prop (el, "preset", preset, &why)) {
+    GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (el),
+        "kernel");
+
+    g_value_init (&v, ps->value_type);
+    g_object_get_property (G_OBJECT (el), "kernel", &v);
+    if (GST_VALUE_HOLDS_ARRAY (&v) && gst_value_array_get_size (&v) ==
+        (guint) (ks * ks)) {
+      gdouble sum = 0;
+      guint i;
+
+      for (i = 0; i < (guint) (ks * ks); i++) {
+        GValue d = G_VALUE_INIT;
+
+        g_value_init (&d, G_TYPE_DOUBLE);
+        if (g_value_transform (gst_value_array_get_value (&v, i), &d))
+          sum += k2d[i] = (gfloat) g_value_get_double (&d);
+        g_value_unset (&d);
+      }
+      for (i = 0; i < (guint) (ks * ks) && sum != 0; i++)
+        k2d[i] /= sum;
+      ok = TRUE;
+    }
+    g_value_unset (&v);
+  }
+  g_free (why);
+  if (el)
+    gst_object_unref (el);
+  return ok;
+}
+
+static gboolean
+has_prop (const gchar * factory, const gchar * prop)
+{
+  GstElementFactory *f = gst_element_factory_find (factory);
+  GstElement *el;
+  gboolean ret;
+
+  if (!f)
+    return FALSE;
+  el = gst_element_factory_create (f, NULL);
+  gst_object_unref (f);
+  if (!el)
+    return FALSE;
+  ret = g_object_class_find_property (G_OBJECT_GET_CLASS (el), prop) != NULL;
+  gst_object_unref (el);
+  return ret;
+}
+
+/* The nick of @prop's enum/flags value that equals @want ignoring case,
+ * else the first that contains it: "U32" finds "u32", "luma" finds
+ * "luma-bt601". Falls back to @want (set_prop then says what failed). */
+static gchar *
+choose_nick (const gchar * factory, const gchar * prop, const gchar * want)
+{
+  GstElement *el = gst_element_factory_make (factory, NULL);
+  GParamSpec *ps = el ? g_object_class_find_property (G_OBJECT_GET_CLASS (el),
+      prop) : NULL;
+  gchar *ret = NULL, *lw = g_ascii_strdown (want, -1);
+  guint i, n = 0;
+  const gchar *nicks[64];
+
+  if (ps && G_IS_PARAM_SPEC_ENUM (ps)) {
+    GEnumClass *ec = G_PARAM_SPEC_ENUM (ps)->enum_class;
+    for (i = 0; i < ec->n_values && n < G_N_ELEMENTS (nicks); i++)
+      nicks[n++] = ec->values[i].value_nick;
+  } else if (ps && G_IS_PARAM_SPEC_FLAGS (ps)) {
+    GFlagsClass *fc = G_PARAM_SPEC_FLAGS (ps)->flags_class;
+    for (i = 0; i < fc->n_values && n < G_N_ELEMENTS (nicks); i++)
+      nicks[n++] = fc->values[i].value_nick;
+  }
+  for (i = 0; i < n && !ret; i++)
+    if (!g_ascii_strcasecmp (nicks[i], want))
+      ret = g_strdup (nicks[i]);
+  for (i = 0; i < n && !ret; i++) {
+    gchar *l = g_ascii_strdown (nicks[i], -1);
+    if (strstr (l, lw))
+      ret = g_strdup (nicks[i]);
+    g_free (l);
+  }
+  g_free (lw);
+  if (el)
+    gst_object_unref (el);
+  return ret ? ret : g_strdup (want);
+}
+
+static void
+bench_histogram (const gchar * format, gint w, gint h, gboolean yard)
+{
+  gboolean rgba = !strcmp (format, "RGBA");
+  gint pass;
+
+  for (pass = rgba ? 0 : 1; pass < 2; pass++) {
+    gboolean luma = pass == 1;
+    RowKey k = { "clfilters", "histogram", luma ? "luma-256" : "rgb-3x256",
+      format, w, h, 0, NULL
+    };
+    gchar *luma_nick = choose_nick ("clhistogram", "channels", "luma");
+    const gchar *props_rgb[] = { "bins", "256", NULL };
+    const gchar *props_luma[] = { "bins", "256", "channels", luma_nick, NULL };
+
+    /* the default channels suit the format: only RGBA needs "luma" set */
+    run_gst (&k, "clhistogram", opt_device, luma && rgba ? props_luma :
+        props_rgb, NULL, NULL, NULL);
+    g_free (luma_nick);
+    if (!yard)
+      continue;
+    if (luma && rgba) {
+      /* the C/OpenCV luma of RGBA needs a conversion first: not the same
+       * job, leave it to the rgb case */
+      continue;
+    }
+    run_cref (&k, CJ_HIST, 0, NULL, NULL);
+    run_opencv (&k, luma ? "calcHist-luma" : "calcHist-rgb", 0, 0, NULL,
+        NULL);
+    if (luma) {
+      RowKey v = k;
+
+      v.impl = "gst-videoanalyse";
+      v.casename = "luma-stats";
+      run_gst (&v, "videoanalyse", NULL, NULL, NULL, NULL,
+          "mean/variance only, no histogram");
+    }
+  }
+}
+
+typedef enum
+{ CV_MOTION, CV_GAUSS, CV_BOX, CV_CUSTOM } ConvKind;
+
+static void
+bench_convolve (const gchar * format, gint w, gint h, ConvKind kind, gint ks,
+    gboolean yard)
+{
+  static const gchar *names[] = { "motion-blur", "gaussian", "box", "custom" };
+  gchar *casename = g_strdup_printf ("%s-%dx%d", names[kind], ks, ks);
+  RowKey k = { "clfilters", "convolve", casename, format, w, h, ks, NULL };
+  gchar radius[16], sigma[32], size[16];
+  gchar *kernel_str = NULL;
+  gfloat *k2d = g_new0 (gfloat, ks * ks), *k1d = g_new0 (gfloat, ks);
+  const gchar *props[12] = { NULL };
+  gint n = 0;
+  gboolean sep = kind == CV_GAUSS || kind == CV_BOX;
+  gdouble sg = gauss_sigma (ks);
+  gint i;
+
+  g_snprintf (radius, sizeof (radius), "%d", ks / 2);
+  g_snprintf (size, sizeof (size), "%d", ks);
+  g_ascii_formatd (sigma, sizeof (sigma), "%.4f", sg);
+  switch (kind) {
+    case CV_MOTION:
+      props[n++] = "preset";
+      props[n++] = "motion-blur";
+      if (!element_kernel ("motion-blur", ks, k2d))
+        motion_blur_7x7 (k2d);
+      break;
+    case CV_GAUSS:
+    case CV_BOX:
+      props[n++] = "preset";
+      props[n++] = kind == CV_GAUSS ? "gaussian" : "box";
+      if (kind == CV_GAUSS) {
+        props[n++] = "sigma";
+        props[n++] = sigma;
+        gauss_1d (ks, sg, k1d);
+      } else {
+        for (i = 0; i < ks; i++)
+          k1d[i] = 1.f / ks;
+      }
+      /* size by radius where the element has it, else by kernel-width */
+      if (has_prop ("clconvolve", "radius") ||
+          !has_prop ("clconvolve", "kernel-width")) {
+        props[n++] = "radius";
+        props[n++] = radius;
+      } else {
+        props[n++] = "kernel-width";
+        props[n++] = size;
+        props[n++] = "kernel-height";
+        props[n++] = size;
+      }
+      break;
+    case CV_CUSTOM:
+      kernel_str = custom_kernel (ks, k2d);
+      props[n++] = "kernel";
+      props[n++] = kernel_str;
+      break;
+  }
+  run_gst (&k, "clconvolve", opt_device, props, NULL, NULL,
+      sep ? "separable" : "2-D");
+
+  if (yard) {
+    run_cref (&k, sep ? CJ_CONVSEP : CJ_CONV2D, ks, sep ? k1d : k2d,
+        sep ? "two 1-D passes" : "direct 2-D");
+    switch (kind) {
+      case CV_MOTION:
+      case CV_CUSTOM:
+        run_opencv (&k, "filter2D", ks, 0, k2d,
+            !strcmp (format, "RGBA") ? "4 channels" : NULL);
+        break;
+      case CV_GAUSS:
+        run_opencv (&k, "GaussianBlur", ks, sg, NULL, NULL);
+        run_opencv (&k, "sepFilter2D", ks, sg, NULL, NULL);
+        break;
+      case CV_BOX:
+        run_opencv (&k, "blur", ks, 0, NULL, NULL);
+        break;
+    }
+    if (kind == CV_GAUSS || kind == CV_BOX) {
+      RowKey c = k;
+      const gchar *cvprops[] = { "type", kind == CV_GAUSS ? "gaussian" :
+            "blur", "kernel-width", size, "kernel-height", size,
+        kind == CV_GAUSS ? "color" : NULL, sigma, NULL
+      };
+      const gchar *push = !strcmp (format, "RGBA") ? "RGB" : NULL;
+
+      c.impl = "gst-cvsmooth";
+      if (strcmp (format, "I420"))
+        run_gst (&c, "cvsmooth", NULL, cvprops, push, NULL, NULL);
+      else
+        emit (&c, NULL, NULL, "cvsmooth takes no I420");
+    }
+    if (kind == CV_GAUSS && ks == 7) {
+      RowKey g = k;
+      const gchar *gprops[] = { "sigma", sigma, NULL };
+
+      g.impl = "gst-gaussianblur";
+      if (!strcmp (format, "RGBA"))
+        run_gst (&g, "gaussianblur", NULL, gprops, "AYUV", NULL,
+            "kernel size from sigma by its own rule");
+      else
+        emit (&g, NULL, NULL, "gaussianblur takes AYUV only");
+    }
+  }
+  g_free (kernel_str);
+  g_free (k2d);
+  g_free (k1d);
+  g_free (casename);
+}
+
+/* the media type the element's src template offers for integral images */
+static gchar *
+integral_media_type (void)
+{
+  GstElementFactory *f = gst_element_factory_find ("clintegral");
+  const GList *l;
+  gchar *ret = NULL;
+
+  if (!f)
+    return NULL;
+  for (l = gst_element_factory_get_static_pad_templates (f); l && !ret;
+      l = l->next) {
+    GstStaticPadTemplate *t = l->data;
+    GstCaps *caps;
+    guint i;
+
+    if (t->direction != GST_PAD_SRC)
+      continue;
+    caps = gst_static_caps_get (&t->static_caps);
+    for (i = 0; i < gst_caps_get_size (caps) && !ret; i++) {
+      const gchar *name = gst_structure_get_name (gst_caps_get_structure (caps,
+              i));
+      if (strcmp (name, "video/x-raw"))
+        ret = g_strdup (name);
+    }
+    gst_caps_unref (caps);
+  }
+  gst_object_unref (f);
+  return ret;
+}
+
+/* Finds how this clintegral asks for squared sums: a boolean, or an
+ * enum/flags value whose nick mentions squares. Returns name and value
+ * strings to set, or FALSE. */
+static gboolean
+integral_squares_setting (gchar ** name, gchar ** value)
+{
+  GstElement *el = gst_element_factory_make ("clintegral", NULL);
+  GParamSpec **ps;
+  guint n, i;
+  gboolean found = FALSE;
+
+  if (!el)
+    return FALSE;
+  ps = g_object_class_list_properties (G_OBJECT_GET_CLASS (el), &n);
+  for (i = 0; i < n && !found; i++) {
+    const gchar *pn = g_param_spec_get_name (ps[i]);
+    const gchar *blurb = g_param_spec_get_blurb (ps[i]);
+    gboolean mentions = strstr (pn, "squar") || strstr (pn, "sq") ||
+        (blurb && strstr (blurb, "square"));
+
+    if (!(ps[i]->flags & G_PARAM_WRITABLE))
+      continue;
+    if (G_IS_PARAM_SPEC_BOOLEAN (ps[i]) && mentions) {
+      *name = g_strdup (pn);
+      *value = g_strdup ("true");
+      found = TRUE;
+    } else if (G_IS_PARAM_SPEC_FLAGS (ps[i])) {
+      GFlagsClass *fc = G_PARAM_SPEC_FLAGS (ps[i])->flags_class;
+      guint v;
+
+      for (v = 0; v < fc->n_values && !found; v++)
+        if (strstr (fc->values[v].value_nick, "sq")) {
+          GValue def = G_VALUE_INIT;
+          gchar *d;
+
+          /* keep the default planes (the sum) and add the squares */
+          g_value_init (&def, ps[i]->value_type);
+          g_object_get_property (G_OBJECT (el), pn, &def);
+          g_value_set_flags (&def, g_value_get_flags (&def) |
+              fc->values[v].value);
+          d = gst_value_serialize (&def);
+          *name = g_strdup (pn);
+          *value = d;
+          g_value_unset (&def);
+          found = TRUE;
+        }
+    } else if (G_IS_PARAM_SPEC_ENUM (ps[i])) {
+      GEnumClass *ec = G_PARAM_SPEC_ENUM (ps[i])->enum_class;
+      guint v;
+
+      for (v = 0; v < ec->n_values && !found; v++)
+        if (strstr (ec->values[v].value_nick, "sq") &&
+            !strstr (ec->values[v].value_nick, "count")) {
+          *name = g_strdup (pn);
+          *value = g_strdup (ec->values[v].value_nick);
+          found = TRUE;
+        }
+    }
+  }
+  g_free (ps);
+  gst_object_unref (el);
+  return found;
+}
+
+static void
+bench_integral (const gchar * format, gint w, gint h, gboolean yard)
+{
+  gchar *media = integral_media_type ();
+  gchar *sinkcaps = NULL, *sqname = NULL, *sqvalue = NULL;
+  gboolean fmt_prop = has_prop ("clintegral", "format");
+  gchar *u32 = choose_nick ("clintegral", "format", "U32");
+  gchar *out_integral = choose_nick ("clintegral", "output", "integral");
+  gchar *out_boxmean = choose_nick ("clintegral", "output", "box-mean");
+  gint pass;
+
+  /* U32 through a `format` property if there is one, else through the
+   * caps downstream accepts */
+  if (!fmt_prop && media)
+    sinkcaps = g_strdup_printf ("%s, format=(string)U32", media);
+
+  for (pass = 0; pass < 3; pass++) {
+    static const gchar *cases[] = { "u32", "u32+sq", "box-mean-r7" };
+    RowKey k = { "clfilters", "integral", cases[pass], format, w, h,
+      pass == 2 ? 15 : 0, NULL
+    };
+    const gchar *props[10] = { NULL };
+    gint n = 0;
+    gchar *note = NULL;
+
+    if (pass < 2) {
+      props[n++] = "output";
+      props[n++] = out_integral;
+      if (fmt_prop) {
+        props[n++] = "format";
+        props[n++] = u32;
+      }
+      if (pass == 1) {
+        if (!sqname && !integral_squares_setting (&sqname, &sqvalue)) {
+          emit (&k, NULL, NULL, "clintegral has no property choosing a "
+              "sum-of-squares plane");
+          goto yardsticks;
+        }
+        props[n++] = sqname;
+        props[n++] = sqvalue;
+        note = g_strdup_printf ("%s=%s", sqname, sqvalue);
+      }
+      run_gst (&k, "clintegral", opt_device, props, NULL, sinkcaps, note);
+    } else {
+      props[n++] = "output";
+      props[n++] = out_boxmean;
+      props[n++] = "radius";
+      props[n++] = "7";
+      run_gst (&k, "clintegral", opt_device, props, NULL, NULL, NULL);
+    }
+  yardsticks:
+    g_free (note);
+    if (!yard)
+      continue;
+    if (pass == 0) {
+      run_cref (&k, CJ_INTEGRAL, 0, NULL, NULL);
+      run_opencv (&k, "integral", 0, 0, NULL,
+          !strcmp (format, "RGBA") ? "4 channels, CV_32S" : "CV_32S");
+    } else if (pass == 1) {
+      run_cref (&k, CJ_INTEGRAL_SQ, 0, NULL, "squares U64");
+      run_opencv (&k, "integral-sq", 0, 0, NULL, "CV_32S + CV_64F squares");
+    } else {
+      run_cref (&k, CJ_BOXMEAN, 15, NULL, "via integral");
+      run_opencv (&k, "blur", 15, 0, NULL, "cv::blur 15x15");
+    }
+  }
+  g_free (media);
+  g_free (u32);
+  g_free (out_integral);
+  g_free (out_boxmean);
+  g_free (sinkcaps);
+  g_free (sqname);
+  g_free (sqvalue);
+}
+
+/* the case each element's fixed costs are measured with */
+static const gchar *const *
+primary_props (const gchar * element, const gchar ** factory,
+    const gchar ** casename)
+{
+  static const gchar *hist[] = { "bins", "256", NULL };
+  static const gchar *conv[] = { "preset", "box", "radius", "1", NULL };
+  static const gchar *integ[] = { "output", "integral", NULL };
+
+  if (!strcmp (element, "histogram")) {
+    *factory = "clhistogram";
+    *casename = "hist-256";
+    return hist;
+  }
+  if (!strcmp (element, "convolve")) {
+    *factory = "clconvolve";
+    *casename = "box-3x3";
+    return conv;
+  }
+  *factory = "clintegral";
+  *casename = "integral";
+  return integ;
+}
+
+/* ---- first frame (one per process) ---- */
+
+static gint
+first_frame_child (gint64 t_main)
+{
+  const gchar *factory, *casename;
+  const gchar *const *props = primary_props (opt_first_frame, &factory,
+      &casename);
+  gchar **formats = g_strsplit (opt_formats, ",", -1);
+  gint w, h;
+  gint64 t0, t1;
+  Rig r;
+  gchar *why;
+
+  if (!parse_size (opt_sweep_size, &w, &h)) {
+    g_printerr ("bad --sweep-size\n");
+    return 2;
+  }
+  t0 = g_get_monotonic_time ();
+  /* frames filled with a constant: only the element's work is counted */
+  why = rig_open (&r, factory, opt_device, props, formats[0], w, h, NULL,
+      FALSE);
+  if (!why)
+    rig_step (&r, 0, &why);
+  t1 = g_get_monotonic_time ();
+  if (why) {
+    g_print ("SKIP %s\n", why);
+  } else {
+    g_print ("FIRSTFRAME %.3f %.3f %s\n", (t1 - t0) / 1000.0,
+        (t1 - t_main) / 1000.0, rig_device_name (&r) ? cl_device_name : "");
+  }
+  g_free (why);
+  rig_close (&r);
+  g_strfreev (formats);
+  return 0;
+}
+
+static void
+rm_rf (const gchar * path)
+{
+  GDir *d = g_dir_open (path, 0, NULL);
+  const gchar *n;
+
+  if (d) {
+    while ((n = g_dir_read_name (d))) {
+      gchar *p = g_build_filename (path, n, NULL);
+
+      if (g_file_test (p, G_FILE_TEST_IS_DIR))
+        rm_rf (p);
+      else
+        g_unlink (p);
+      g_free (p);
+    }
+    g_dir_close (d);
+  }
+  g_rmdir (path);
+}
+
+/* Runs the child; returns ms from element creation (and @proc_ms from
+ * process start) or a negative value with @why set. */
+static gdouble
+spawn_first_frame (const gchar * element, gchar ** envp, gdouble * proc_ms,
+    gchar ** device, gchar ** why)
+{
+  gchar *exe = g_file_read_link ("/proc/self/exe", NULL);
+  gchar *argv[16];
+  gchar *out = NULL, *err = NULL, *line;
+  gint status = 0, n = 0;
+  gdouble ms = -1;
+  GError *gerr = NULL;
+
+  argv[n++] = exe;
+  argv[n++] = (gchar *) "--first-frame";
+  argv[n++] = (gchar *) element;
+  argv[n++] = (gchar *) "--formats";
+  argv[n++] = opt_formats;
+  argv[n++] = (gchar *) "--sweep-size";
+  argv[n++] = opt_sweep_size;
+  argv[n++] = (gchar *) "--device";
+  argv[n++] = opt_device;
+  if (opt_lenient)
+    argv[n++] = (gchar *) "--lenient";
+  argv[n] = NULL;
+  if (!g_spawn_sync (NULL, argv, envp, 0, NULL, NULL, &out, &err, &status,
+          &gerr)) {
+    *why = g_strdup (gerr->message);
+    g_clear_error (&gerr);
+  } else if ((line = strstr (out, "FIRSTFRAME "))) {
+    gchar dev[256] = "";
+
+    if (sscanf (line, "FIRSTFRAME %lf %lf %255[^\n]", &ms, proc_ms, dev) < 2)
+      ms = -1;
+    if (*dev && device && !*device)
+      *device = g_strdup (dev);
+  } else if ((line = strstr (out, "SKIP "))) {
+    *why = g_strstrip (g_strdup (line + 5));
+  } else {
+    *why = g_strdup_printf ("child failed (status %d): %.200s", status,
+        err ? err : "");
+  }
+  if (ms < 0 && !*why)
+    *why = g_strdup ("unreadable child output");
+  g_free (out);
+  g_free (err);
+  g_free (exe);
+  return ms;
+}
+
+static void
+bench_first_frame (const gchar * element)
+{
+  static const gchar *modes[] = { "first-frame-cold", "first-frame-warm" };
+  gchar *tmp = g_dir_make_tmp ("clbench-cache-XXXXXX", NULL);
+  gchar **formats = g_strsplit (opt_formats, ",", -1);
+  gint w = 0, h = 0, m, i;
+
+  parse_size (opt_sweep_size, &w, &h);
+  for (m = 0; m < 2; m++) {
+    RowKey k = { "clfilters", element, modes[m], formats[0], w, h, 0, NULL };
+    GArray *ms = g_array_new (FALSE, FALSE, sizeof (gdouble));
+    GArray *proc = g_array_new (FALSE, FALSE, sizeof (gdouble));
+    gchar *why = NULL, *device = NULL, *note;
+    gchar **env = g_get_environ ();
+
+    if (m == 0) {
+      /* nothing cached anywhere: ours off, PoCL's and NVIDIA's off */
+      gchar *fresh = g_build_filename (tmp, "cold", NULL);
+
+      env = g_environ_setenv (env, "GST_CL_CACHE", "0", TRUE);
+      env = g_environ_setenv (env, "GST_CL_CACHE_DIR", fresh, TRUE);
+      env = g_environ_setenv (env, "POCL_KERNEL_CACHE", "0", TRUE);
+      env = g_environ_setenv (env, "CUDA_CACHE_DISABLE", "1", TRUE);
+      g_free (fresh);
+    } else {
+      /* our disk cache primed by one run first, driver caches as usual */
+      gchar *warm = g_build_filename (tmp, "warm", NULL);
+      gdouble p;
+
+      env = g_environ_unsetenv (env, "GST_CL_CACHE");
+      env = g_environ_setenv (env, "GST_CL_CACHE_DIR", warm, TRUE);
+      g_free (warm);
+      spawn_first_frame (element, env, &p, NULL, &why);
+      g_clear_pointer (&why, g_free);
+    }
+    for (i = 0; i < MAX (opt_ff_runs, 1) && !why; i++) {
+      gdouble p = 0, v = spawn_first_frame (element, env, &p, &device, &why);
+
+      if (v >= 0) {
+        g_array_append_val (ms, v);
+        g_array_append_val (proc, p);
+      }
+    }
+    g_array_sort (ms, cmp_double);
+    g_array_sort (proc, cmp_double);
+    note = g_strdup_printf ("element creation -> first output buffer, %u "
+        "processes; from process start: %.1f ms%s", ms->len,
+        proc->len ? g_array_index (proc, gdouble, (proc->len - 1) / 2) : 0.0,
+        m == 0 ? "; GST_CL_CACHE=0 POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1" :
+        "; GST_CL_CACHE_DIR primed by one run");
+    k.device = device ? device : opt_device;
+    emit (&k, why ? NULL : ms, note, why);
+    g_free (note);
+    g_free (why);
+    g_free (device);
+    g_strfreev (env);
+    g_array_unref (ms);
+    g_array_unref (proc);
+  }
+  rm_rf (tmp);
+  g_free (tmp);
+  g_strfreev (formats);
+}
+
+static void
+bench_overhead (const gchar * element)
+{
+  const gchar *factory, *casename;
+  const gchar *const *props = primary_props (element, &factory, &casename);
+  gchar *name = g_strdup_printf ("overhead-%s", casename);
+  RowKey k = { "clfilters", element, name, "GRAY8", 16, 16, 0, NULL };
+
+  run_gst (&k, factory, opt_device, props, NULL, NULL,
+      "per-frame fixed cost on a 16x16 frame");
+  g_free (name);
+}
+
+/* ---- main ---- */
+
+int
+main (int argc, char **argv)
+{
+  gint64 t_main = g_get_monotonic_time ();
+  GOptionContext *ctx;
+  GError *err = NULL;
+  gchar **sizes, **formats, **elements, **ks;
+  guint s, f, i;
+  gint sw, sh;
+  gboolean yard;
+
+  ctx = g_option_context_new ("- clfilters benchmark");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    g_printerr ("%s\n", err->message);
+    return 2;
+  }
+  g_option_context_free (ctx);
+  gst_init (NULL, NULL);
+
+  if (opt_quick) {
+    if (!opt_sizes)
+      opt_sizes = g_strdup ("640x480,1920x1080");
+    if (!opt_ksizes)
+      opt_ksizes = g_strdup ("3,7,15");
+    opt_repeat = MIN (opt_repeat, 10);
+    opt_warmup = MIN (opt_warmup, 2);
+    opt_budget = MIN (opt_budget, 1.0);
+    opt_ff_runs = MIN (opt_ff_runs, 1);
+  }
+  if (!opt_device)
+    opt_device = g_strdup ("auto");
+  if (!opt_sizes)
+    opt_sizes = g_strdup ("640x480,1280x720,1920x1080,3840x2160,7680x4320");
+  if (!opt_formats)
+    opt_formats = g_strdup ("RGBA,I420,GRAY8");
+  if (!opt_elements)
+    opt_elements = g_strdup ("histogram,convolve,integral");
+  if (!opt_ksizes)
+    opt_ksizes = g_strdup ("3,5,7,9,15,31");
+  if (!opt_sweep_size)
+    opt_sweep_size = g_strdup ("1920x1080");
+
+  if (opt_first_frame)
+    return first_frame_child (t_main);
+
+  sizes = g_strsplit (opt_sizes, ",", -1);
+  formats = g_strsplit (opt_formats, ",", -1);
+  elements = g_strsplit (opt_elements, ",", -1);
+  ks = g_strsplit (opt_ksizes, ",", -1);
+  if (!parse_size (opt_sweep_size, &sw, &sh)) {
+    g_printerr ("bad --sweep-size %s\n", opt_sweep_size);
+    return 2;
+  }
+  yard = !opt_no_yardsticks;
+  if (yard)
+    load_opencv_shim ();
+
+  if (opt_csv) {
+    csv = fopen (opt_csv, "w");
+    if (!csv) {
+      g_printerr ("cannot write %s\n", opt_csv);
+      return 2;
+    }
+    fprintf (csv, "impl,element,case,format,width,height,ksize,device,n,"
+        "median_ms,p10_ms,p90_ms,min_ms,max_ms,mpix_s,note\n");
+  }
+  {
+    GDateTime *now = g_date_time_new_now_local ();
+    gchar *date = g_date_time_format (now, "%Y-%m-%d %H:%M");
+
+    g_print ("# clbench %s, %s, %u cores, device=%s, repeat=%d warmup=%d "
+        "budget=%.1fs, %s, yardstick OpenCV: %s\n", VERSION, date,
+        g_get_num_processors (), opt_device, opt_repeat, opt_warmup,
+        opt_budget, gst_version_string (), cv_info ? cv_info :
+        (cv_missing ? cv_missing : "off"));
+    g_free (date);
+    g_date_time_unref (now);
+  }
+  print_table_header ();
+
+  for (i = 0; elements[i]; i++) {
+    gboolean sweep_done = FALSE;
+
+    for (s = 0; sizes[s]; s++) {
+      gint w, h;
+
+      if (!parse_size (sizes[s], &w, &h)) {
+        g_printerr ("bad size %s\n", sizes[s]);
+        continue;
+      }
+      for (f = 0; formats[f]; f++) {
+        if (gst_video_format_from_string (formats[f]) ==
+            GST_VIDEO_FORMAT_UNKNOWN) {
+          g_printerr ("unknown format %s\n", formats[f]);
+          continue;
+        }
+        if (!strcmp (elements[i], "histogram"))
+          bench_histogram (formats[f], w, h, yard);
+        else if (!strcmp (elements[i], "integral"))
+          bench_integral (formats[f], w, h, yard);
+        else if (!strcmp (elements[i], "convolve")) {
+          bench_convolve (formats[f], w, h, CV_MOTION, 7, yard);
+          bench_convolve (formats[f], w, h, CV_GAUSS, 7, yard);
+          if (w == sw && h == sh)
+            sweep_done = TRUE;
+        }
+      }
+    }
+    /* kernel-size sweep at one frame size */
+    if (!strcmp (elements[i], "convolve")) {
+      for (f = 0; formats[f]; f++) {
+        guint j;
+
+        if (gst_video_format_from_string (formats[f]) ==
+            GST_VIDEO_FORMAT_UNKNOWN)
+          continue;
+        for (j = 0; ks[j]; j++) {
+          gint kk = atoi (ks[j]);
+
+          if (kk < 1 || kk > 31 || kk % 2 == 0) {
+            g_printerr ("kernel size %s: odd, 1..31\n", ks[j]);
+            continue;
+          }
+          bench_convolve (formats[f], sw, sh, CV_BOX, kk, yard);
+          if (!(sweep_done && kk == 7))
+            bench_convolve (formats[f], sw, sh, CV_GAUSS, kk, yard);
+          bench_convolve (formats[f], sw, sh, CV_CUSTOM, kk, yard);
+        }
+      }
+    }
+  }
+
+  if (!opt_no_fixed) {
+    for (i = 0; elements[i]; i++)
+      bench_overhead (elements[i]);
+    for (i = 0; elements[i]; i++)
+      bench_first_frame (elements[i]);
+  }
+
+  g_print ("# device: %s\n", cl_device_name ? cl_device_name :
+      "(no clfilters element ran)");
+  g_print ("# kernel-only time (device events): not measured; needs "
+      "CL_QUEUE_PROFILING_ENABLE in the runtime, see docs/performance.md\n");
+  if (csv)
+    fclose (csv);
+  g_strfreev (sizes);
+  g_strfreev (formats);
+  g_strfreev (elements);
+  g_strfreev (ks);
+  return 0;
+}
