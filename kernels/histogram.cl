@@ -127,17 +127,36 @@ hist_cpu (__global const uchar * base, uint offset, int stride, int x0,
         (size_t) x0 * PSTRIDE;
 
     x = 0;
-#if !DEPTH16
-    /* whole 16-byte chunks of the region's row */
-    for (; (x + PPC) * PSTRIDE <= w * PSTRIDE && x * PSTRIDE + 16 <= w *
-        PSTRIDE; x += PPC) {
+#if !DEPTH16 && PSTRIDE == 1
+    /* 16 pixels per 16-byte load */
+    for (; x + 16 <= w; x += 16) {
       uchar b[16];
       int k;
 
-      vstore16 (vload16 (0, row + x * PSTRIDE), 0, b);
+      vstore16 (vload16 (0, row + x), 0, b);
 #pragma unroll
-      for (k = 0; k < PPC; k++)
-        COUNT (hist, k % NCOPY, b + k * PSTRIDE);
+      for (k = 0; k < 16; k++)
+        COUNT (hist, k % NCOPY, b + k);
+    }
+#elif !DEPTH16
+    /* one vector load per pixel (measured faster on PoCL than 16-byte
+     * chunks for 2..4-byte pixels), NCOPY pixels to NCOPY copies */
+    for (; x + NCOPY <= w; x += NCOPY) {
+      int k;
+#pragma unroll
+      for (k = 0; k < NCOPY; k++) {
+#if PSTRIDE == 4
+        uchar4 v = vload4 (x + k, row);
+        uchar b[4] = { v.s0, v.s1, v.s2, v.s3 };
+#elif PSTRIDE == 3
+        uchar3 v = vload3 (x + k, row);
+        uchar b[3] = { v.s0, v.s1, v.s2 };
+#else
+        uchar2 v = vload2 (x + k, row);
+        uchar b[2] = { v.s0, v.s1 };
+#endif
+        COUNT (hist, k, b);
+      }
     }
 #endif
     for (; x < w; x++)

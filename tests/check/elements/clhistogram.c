@@ -737,7 +737,7 @@ GST_END_TEST;
  * frame (3 x 256 bins) beside the plain-C reference. */
 GST_START_TEST (test_bench)
 {
-  const gint w = 1920, hh = 1080, n = 200;
+  const gint w = 1920, hh = 1080, n = 40;
   GstBus *bus;
   GstHarness *h;
   GstBuffer *buf;
@@ -746,7 +746,7 @@ GST_START_TEST (test_bench)
   guint32 counts[768];
   gint64 t0;
   gdouble t_cl, t_ref;
-  gint i;
+  gint i, r;
 
   if (!g_getenv ("CLHIST_BENCH"))
     return;
@@ -764,17 +764,21 @@ GST_START_TEST (test_bench)
     gst_harness_push (h, gst_buffer_ref (buf));
     gst_buffer_unref (gst_harness_pull (h));
   }
-  t0 = g_get_monotonic_time ();
-  for (i = 0; i < n; i++) {
-    gst_harness_push (h, gst_buffer_ref (buf));
-    gst_buffer_unref (gst_harness_pull (h));
-  }
-  t_cl = (g_get_monotonic_time () - t0) / 1000.0 / n;
+  /* best of 5 batches: the machine is shared and noisy */
+  t_cl = t_ref = G_MAXDOUBLE;
   gst_buffer_map (buf, &map, GST_MAP_READ);
-  t0 = g_get_monotonic_time ();
-  for (i = 0; i < n; i++)
-    ref_histogram_rgba_fast (map.data, w, hh, w * 4, counts);
-  t_ref = (g_get_monotonic_time () - t0) / 1000.0 / n;
+  for (r = 0; r < 5; r++) {
+    t0 = g_get_monotonic_time ();
+    for (i = 0; i < n; i++) {
+      gst_harness_push (h, gst_buffer_ref (buf));
+      gst_buffer_unref (gst_harness_pull (h));
+    }
+    t_cl = MIN (t_cl, (g_get_monotonic_time () - t0) / 1000.0 / n);
+    t0 = g_get_monotonic_time ();
+    for (i = 0; i < n; i++)
+      ref_histogram_rgba_fast (map.data, w, hh, w * 4, counts);
+    t_ref = MIN (t_ref, (g_get_monotonic_time () - t0) / 1000.0 / n);
+  }
   gst_buffer_unmap (buf, &map);
   g_print ("clhistogram 1920x1080 RGBA 3x256 bins (%s): %.3f ms/frame "
       "(element, harness push incl. message); C reference (1 thread): "
