@@ -74,6 +74,7 @@ typedef struct
   guint first;                  /* first channel (index into the result) */
   guint n_out;
   gint src[MAX_PASS_OUT];       /* byte offset in the pixel, -1 = luma of RGB */
+  gsize wg;                     /* GPU work-group size the kernel was built for */
   cl_kernel hist, merge;
 } Pass;
 
@@ -96,7 +97,7 @@ struct _GstClHistogram
   const gchar *names[N_CHANNEL_KINDS];
   Pass passes[N_CHANNEL_KINDS];
   guint n_passes;
-  gsize max_bands, wg, max_groups;
+  gsize max_bands, max_groups;
   cl_mem result, partial;
   guint32 *host;                /* n_channels * range, read back per frame */
   guint64 *accum;               /* n_channels * range, summed over an interval */
@@ -484,7 +485,7 @@ build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
     guint nrep = depth16 ? 1 : (guint) CLAMP (ctx->local_mem_size / 2 / one,
         1, 8);
     g_string_append_printf (opt, " -DNREP=%u -DWG=%" G_GSIZE_FORMAT, nrep,
-        self->wg);
+        pass->wg);
   } else {
     g_string_append_printf (opt, " -DNCOPY=%d", depth16 ? 1 : 4);
   }
@@ -499,6 +500,23 @@ build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
     pass->merge = gst_cl_base_filter_create_kernel (filter, program,
         "hist_merge");
   clReleaseProgram (program);
+  if (pass->hist && self->gpu) {
+    gsize max = 0;
+
+    /* the compiled kernel may allow fewer work-items than the device:
+     * rebuild for the largest power of two it takes */
+    if (clGetKernelWorkGroupInfo (pass->hist, ctx->device,
+            CL_KERNEL_WORK_GROUP_SIZE, sizeof (max), &max, NULL) == CL_SUCCESS
+        && max > 0 && max < pass->wg) {
+      GST_INFO_OBJECT (self, "kernel takes %" G_GSIZE_FORMAT " work-items, "
+          "not %" G_GSIZE_FORMAT, max, pass->wg);
+      clReleaseKernel (pass->hist);
+      pass->hist = NULL;
+      while (pass->wg > max)
+        pass->wg /= 2;
+      return build_pass (self, pass, depth16, bt709, info);
+    }
+  }
   return pass->hist && (self->gpu || pass->merge);
 }
 
@@ -538,9 +556,6 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
 
   self->range = depth16 ? 65536 : 256;
   self->gpu = use_gpu_variant (ctx);
-  self->wg = 1;
-  while (self->wg * 2 <= MIN (256, ctx->max_work_group_size))
-    self->wg *= 2;
   self->max_bands = MAX (1, ctx->compute_units * 4);
   self->max_groups = MAX (1, ctx->compute_units * 8);
 
@@ -597,6 +612,12 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
     self->names[self->n_channels++] = channel_name (flag);
   }
 
+  for (i = 0; i < self->n_passes; i++) {
+    pass = &self->passes[i];
+    pass->wg = 1;
+    while (pass->wg * 2 <= MIN (256, ctx->max_work_group_size))
+      pass->wg *= 2;
+  }
   for (i = 0; i < self->n_passes; i++)
     if (!build_pass (self, &self->passes[i], depth16, bt709, info)) {
       gst_cl_histogram_reset (filter);
@@ -707,8 +728,8 @@ enqueue_pass (GstClHistogram * self, GstClContext * ctx, Pass * pass,
     err = clSetKernelArg (pass->hist, idx++, sizeof (cl_mem), &self->result);
     if (err == CL_SUCCESS)
       err = clSetKernelArg (pass->hist, idx++, sizeof (cl_uint), &out_base);
-    local = self->wg;
-    global = gst_cl_global_size (groups * self->wg, local);
+    local = pass->wg;
+    global = gst_cl_global_size (groups * pass->wg, local);
     if (err == CL_SUCCESS)
       err = clEnqueueNDRangeKernel (ctx->queue, pass->hist, 1, NULL, &global,
           &local, 0, NULL, NULL);
