@@ -74,7 +74,7 @@ typedef struct
   guint first;                  /* first channel (index into the result) */
   guint n_out;
   gint src[MAX_PASS_OUT];       /* byte offset in the pixel, -1 = luma of RGB */
-  gsize wg;                     /* GPU work-group size the kernel was built for */
+  gsize wg;                     /* GPU work-group size built for */
   cl_kernel hist, merge;
 } Pass;
 
@@ -100,7 +100,7 @@ struct _GstClHistogram
   gsize max_bands, max_groups;
   cl_mem result, partial;
   guint32 *host;                /* n_channels * range, read back per frame */
-  guint64 *accum;               /* n_channels * range, summed over an interval */
+  guint64 *accum;               /* n_channels * range, over an interval */
   gboolean roi_warned;
 
   /* interval state (streaming thread) */
