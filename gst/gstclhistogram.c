@@ -1,37 +1,938 @@
-/* Placeholder for clhistogram: a passthrough until the element lands. */
+/* GStreamer OpenCL filters: clhistogram
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+
+/**
+ * SECTION:element-clhistogram
+ * @title: clhistogram
+ *
+ * Computes per-frame histograms of video on an OpenCL device and posts them
+ * on the bus as "histogram" element messages. Frames pass through untouched
+ * (the same buffers, not copied).
+ *
+ * Channels: red, green and blue for RGB formats, luma for YUV and gray by
+ * default; luma computed from RGB (BT.601 or BT.709 weights from the caps'
+ * colorimetry), chroma (u, v) and alpha on request. With `interval` > 0 the
+ * frames of each interval are accumulated into one message, the last partial
+ * interval is posted at EOS. See docs/clhistogram.md for the message layout.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 -m videotestsrc num-buffers=10 ! clhistogram ! fakesink
+ * gst-launch-1.0 -m videotestsrc ! video/x-raw,format=I420 ! \
+ *     clhistogram channels=luma+u+v bins=64 interval=1000000000 ! fakesink
+ * gst-launch-1.0 -m v4l2src ! videoconvert ! video/x-raw,format=BGRx ! \
+ *     clhistogram channels=luma roi-x=100 roi-y=100 roi-width=320 \
+ *     roi-height=240 ! videoconvert ! autovideosink
+ * ]|
+ */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "gstclhistogram.h"
+#include "gstclhistogrammsg.h"
 #include "gstclelements.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
+#define GST_CAT_DEFAULT gst_cl_histogram_debug
+
+#define DEFAULT_PROP_CHANNELS 0
+#define DEFAULT_PROP_BINS 256
+#define DEFAULT_PROP_ROI_X 0
+#define DEFAULT_PROP_ROI_Y 0
+#define DEFAULT_PROP_ROI_WIDTH 0
+#define DEFAULT_PROP_ROI_HEIGHT 0
+#define DEFAULT_PROP_POST_MESSAGES TRUE
+#define DEFAULT_PROP_INTERVAL 0
+
+/* "cpu" or "gpu" forces a kernel variant whatever the device (tests run the
+ * GPU kernels on PoCL this way) */
+#define VARIANT_ENV "GST_CL_HISTOGRAM_VARIANT"
+
+enum
+{
+  PROP_0,
+  PROP_CHANNELS,
+  PROP_BINS,
+  PROP_ROI_X,
+  PROP_ROI_Y,
+  PROP_ROI_WIDTH,
+  PROP_ROI_HEIGHT,
+  PROP_POST_MESSAGES,
+  PROP_INTERVAL,
+};
+
+#define N_CHANNEL_KINDS 7
+#define MAX_PASS_OUT 5
+
+/* one kernel launch: channels sharing a plane, pixel stride and subsampling */
+typedef struct
+{
+  guint plane, pstride, wsub, hsub;
+  guint first;                  /* first channel (index into the result) */
+  guint n_out;
+  gint src[MAX_PASS_OUT];       /* byte offset in the pixel, -1 = luma of RGB */
+  gsize wg;                     /* GPU work-group size built for */
+  cl_kernel hist, merge;
+} Pass;
 
 struct _GstClHistogram
 {
   GstClBaseFilter parent;
+
+  /* properties, under the object lock */
+  guint channels;
+  guint bins;
+  gint roi_x, roi_y, roi_width, roi_height;
+  gboolean post_messages;
+  guint64 interval;
+
+  /* from set_info (streaming thread) */
+  gboolean configured;
+  gboolean gpu;
+  guint range;
+  guint n_channels;
+  const gchar *names[N_CHANNEL_KINDS];
+  Pass passes[N_CHANNEL_KINDS];
+  guint n_passes;
+  gsize max_bands, max_groups;
+  cl_mem result, partial;
+  guint32 *host;                /* n_channels * range, read back per frame */
+  guint64 *accum;               /* n_channels * range, over an interval */
+  gboolean roi_warned;
+
+  /* interval state (streaming thread) */
+  guint64 frames, pixels;
+  GstClockTime start_ts, end_ts;
+  gint last_roi[4];
 };
 
+#define GST_TYPE_CL_HISTOGRAM_CHANNELS (gst_cl_histogram_channels_get_type ())
+static GType gst_cl_histogram_channels_get_type (void);
+
 G_DEFINE_TYPE (GstClHistogram, gst_cl_histogram, GST_TYPE_CL_BASE_FILTER);
-GST_ELEMENT_REGISTER_DEFINE (clhistogram, "clhistogram", GST_RANK_NONE, GST_TYPE_CL_HISTOGRAM);
+GST_ELEMENT_REGISTER_DEFINE (clhistogram, "clhistogram", GST_RANK_NONE,
+    GST_TYPE_CL_HISTOGRAM);
+
+#define FORMATS "{ GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, ARGB, ABGR, " \
+    "RGBx, BGRx, xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444, YUY2, UYVY }"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("GRAY8")));
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("GRAY8")));
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
+
+/* bit i of the channels flags; also the order of channels in messages */
+static const GFlagsValue channel_values[] = {
+  {0, "Default channels of the format (RGB: red+green+blue, else luma)",
+      "auto"},
+  {GST_CL_HISTOGRAM_RED, "Red", "red"},
+  {GST_CL_HISTOGRAM_GREEN, "Green", "green"},
+  {GST_CL_HISTOGRAM_BLUE, "Blue", "blue"},
+  {GST_CL_HISTOGRAM_LUMA, "Luma (Y, gray, or computed from RGB)", "luma"},
+  {GST_CL_HISTOGRAM_U, "Chroma U (Cb)", "u"},
+  {GST_CL_HISTOGRAM_V, "Chroma V (Cr)", "v"},
+  {GST_CL_HISTOGRAM_ALPHA, "Alpha", "alpha"},
+  {0, NULL, NULL}
+};
+
+static GType
+gst_cl_histogram_channels_get_type (void)
+{
+  static GType type = 0;
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_flags_register_static ("GstClHistogramChannels",
+        channel_values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+static void gst_cl_histogram_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cl_histogram_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static void gst_cl_histogram_finalize (GObject * object);
+static gboolean gst_cl_histogram_set_info (GstClBaseFilter * filter,
+    GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
+    GstVideoInfo * out_info);
+static void gst_cl_histogram_reset (GstClBaseFilter * filter);
+static GstFlowReturn gst_cl_histogram_transform_ip (GstBaseTransform * trans,
+    GstBuffer * buf);
+static gboolean gst_cl_histogram_sink_event (GstBaseTransform * trans,
+    GstEvent * event);
+static gboolean gst_cl_histogram_start (GstBaseTransform * trans);
 
 static void
 gst_cl_histogram_class_init (GstClHistogramClass * klass)
 {
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstClBaseFilterClass *filter_class = GST_CL_BASE_FILTER_CLASS (klass);
+  GParamFlags live = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_CONTROLLABLE;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_histogram_debug, "clhistogram", 0,
+      "OpenCL histogram");
+
+  gobject_class->set_property = gst_cl_histogram_set_property;
+  gobject_class->get_property = gst_cl_histogram_get_property;
+  gobject_class->finalize = gst_cl_histogram_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_CHANNELS,
+      g_param_spec_flags ("channels", "Channels",
+          "Channels to count, e.g. \"red+green+blue\" or \"luma+u+v\"; "
+          "\"auto\" (0) = red+green+blue for RGB formats, luma otherwise. "
+          "luma on RGB formats is computed with BT.709 weights when the caps' "
+          "colorimetry says bt709, BT.601 otherwise",
+          GST_TYPE_CL_HISTOGRAM_CHANNELS, DEFAULT_PROP_CHANNELS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /* wide ranges: set_property checks and names the valid values itself */
+  g_object_class_install_property (gobject_class, PROP_BINS,
+      g_param_spec_uint ("bins", "Bins",
+          "Number of bins: 2 to 256 for 8-bit formats, 2 to 65536 for "
+          "GRAY16_LE; value v goes to bin v * bins / (256 or 65536)",
+          0, G_MAXUINT, DEFAULT_PROP_BINS, live));
+  g_object_class_install_property (gobject_class, PROP_ROI_X,
+      g_param_spec_int ("roi-x", "ROI x",
+          "Left edge of the region of interest (pixels; < frame width)",
+          0, G_MAXINT, DEFAULT_PROP_ROI_X, live));
+  g_object_class_install_property (gobject_class, PROP_ROI_Y,
+      g_param_spec_int ("roi-y", "ROI y",
+          "Top edge of the region of interest (pixels; < frame height)",
+          0, G_MAXINT, DEFAULT_PROP_ROI_Y, live));
+  g_object_class_install_property (gobject_class, PROP_ROI_WIDTH,
+      g_param_spec_int ("roi-width", "ROI width",
+          "Width of the region of interest (0 = to the right edge; clipped "
+          "to the frame)", 0, G_MAXINT, DEFAULT_PROP_ROI_WIDTH, live));
+  g_object_class_install_property (gobject_class, PROP_ROI_HEIGHT,
+      g_param_spec_int ("roi-height", "ROI height",
+          "Height of the region of interest (0 = to the bottom edge; "
+          "clipped to the frame)", 0, G_MAXINT, DEFAULT_PROP_ROI_HEIGHT,
+          live));
+  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean ("post-messages", "Post messages",
+          "Post \"histogram\" element messages (FALSE: count nothing)",
+          DEFAULT_PROP_POST_MESSAGES, live));
+  g_object_class_install_property (gobject_class, PROP_INTERVAL,
+      g_param_spec_uint64 ("interval", "Interval",
+          "Nanoseconds of video per message (0 = one message per frame); "
+          "frames of an interval are accumulated, the last partial interval "
+          "is posted at EOS", 0, G_MAXUINT64, DEFAULT_PROP_INTERVAL, live));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "OpenCL histogram",
-      "Filter/Video", "Placeholder", "gst-opencl-filters");
-  GST_BASE_TRANSFORM_CLASS (klass)->passthrough_on_same_caps = TRUE;
+      "Filter/Analyzer/Video",
+      "Computes video histograms on an OpenCL device and posts them as "
+      "\"histogram\" element messages", "gst-opencl-filters");
+
+  trans_class->passthrough_on_same_caps = TRUE;
+  /* TRUE: transform_ip is called in passthrough with the buffer as it
+   * came (possibly not writable; we only read it). With FALSE basetransform
+   * would not call it at all in passthrough. */
+  trans_class->transform_ip_on_passthrough = TRUE;
+  trans_class->transform_ip = gst_cl_histogram_transform_ip;
+  trans_class->sink_event = gst_cl_histogram_sink_event;
+  trans_class->start = gst_cl_histogram_start;
+
+  filter_class->set_info = gst_cl_histogram_set_info;
+  filter_class->reset = gst_cl_histogram_reset;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_HISTOGRAM_CHANNELS, 0);
 }
 
 static void
 gst_cl_histogram_init (GstClHistogram * self)
 {
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+
+  self->channels = DEFAULT_PROP_CHANNELS;
+  self->bins = DEFAULT_PROP_BINS;
+  self->roi_x = DEFAULT_PROP_ROI_X;
+  self->roi_y = DEFAULT_PROP_ROI_Y;
+  self->roi_width = DEFAULT_PROP_ROI_WIDTH;
+  self->roi_height = DEFAULT_PROP_ROI_HEIGHT;
+  self->post_messages = DEFAULT_PROP_POST_MESSAGES;
+  self->interval = DEFAULT_PROP_INTERVAL;
+  self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+
+  gst_base_transform_set_passthrough (trans, TRUE);
+  /* a dropped frame would be a missing histogram */
+  gst_base_transform_set_qos_enabled (trans, FALSE);
+}
+
+/* Frame size once caps are known, else FALSE (called with the object lock) */
+static gboolean
+frame_size (GstClHistogram * self, gint * w, gint * h, guint * range)
+{
+  const GstVideoInfo *info =
+      gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self));
+
+  if (!self->configured || !info->finfo)
+    return FALSE;
+  *w = GST_VIDEO_INFO_WIDTH (info);
+  *h = GST_VIDEO_INFO_HEIGHT (info);
+  *range = self->range;
+  return TRUE;
+}
+
+static void
+gst_cl_histogram_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (object);
+  gint w = 0, h = 0;
+  guint range = 65536;
+  gboolean known;
+
+  GST_OBJECT_LOCK (self);
+  known = frame_size (self, &w, &h, &range);
+  switch (prop_id) {
+    case PROP_CHANNELS:
+      self->channels = g_value_get_flags (value);
+      break;
+    case PROP_BINS:{
+      guint bins = g_value_get_uint (value);
+      if (bins < 2 || bins > range) {
+        g_warning ("clhistogram: bins %u is invalid: valid is 2 to %u%s; "
+            "keeping %u", bins, range, known ? " for the current format" :
+            " (256 for 8-bit formats)", self->bins);
+      } else {
+        self->bins = bins;
+      }
+      break;
+    }
+    case PROP_ROI_X:
+    case PROP_ROI_Y:{
+      gint v = g_value_get_int (value);
+      gint limit = prop_id == PROP_ROI_X ? w : h;
+      gint *field = prop_id == PROP_ROI_X ? &self->roi_x : &self->roi_y;
+      if (known && v >= limit) {
+        g_warning ("clhistogram: %s %d is outside the %dx%d frame: valid is "
+            "0 to %d; keeping %d", pspec->name, v, w, h, limit - 1, *field);
+      } else {
+        *field = v;
+      }
+      break;
+    }
+    case PROP_ROI_WIDTH:
+      self->roi_width = g_value_get_int (value);
+      break;
+    case PROP_ROI_HEIGHT:
+      self->roi_height = g_value_get_int (value);
+      break;
+    case PROP_POST_MESSAGES:
+      self->post_messages = g_value_get_boolean (value);
+      break;
+    case PROP_INTERVAL:
+      self->interval = g_value_get_uint64 (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_histogram_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_CHANNELS:
+      g_value_set_flags (value, self->channels);
+      break;
+    case PROP_BINS:
+      g_value_set_uint (value, self->bins);
+      break;
+    case PROP_ROI_X:
+      g_value_set_int (value, self->roi_x);
+      break;
+    case PROP_ROI_Y:
+      g_value_set_int (value, self->roi_y);
+      break;
+    case PROP_ROI_WIDTH:
+      g_value_set_int (value, self->roi_width);
+      break;
+    case PROP_ROI_HEIGHT:
+      g_value_set_int (value, self->roi_height);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, self->post_messages);
+      break;
+    case PROP_INTERVAL:
+      g_value_set_uint64 (value, self->interval);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_histogram_finalize (GObject * object)
+{
+  gst_cl_histogram_reset (GST_CL_BASE_FILTER (object));
+  G_OBJECT_CLASS (gst_cl_histogram_parent_class)->finalize (object);
+}
+
+/* ---- channels and passes ---- */
+
+static const gchar *
+channel_name (guint flag)
+{
+  guint i;
+
+  for (i = 1; channel_values[i].value_nick; i++)
+    if (channel_values[i].value == flag)
+      return channel_values[i].value_nick;
+  return "?";
+}
+
+/* The format's component for @flag, -1 if it has none; luma of an RGB
+ * format is computed (*computed = TRUE) */
+static gint
+channel_component (const GstVideoInfo * info, guint flag, gboolean * computed)
+{
+  gboolean rgb = GST_VIDEO_INFO_IS_RGB (info);
+  gboolean yuv = GST_VIDEO_INFO_IS_YUV (info);
+
+  *computed = FALSE;
+  switch (flag) {
+    case GST_CL_HISTOGRAM_RED:
+      return rgb ? 0 : -1;
+    case GST_CL_HISTOGRAM_GREEN:
+      return rgb ? 1 : -1;
+    case GST_CL_HISTOGRAM_BLUE:
+      return rgb ? 2 : -1;
+    case GST_CL_HISTOGRAM_LUMA:
+      *computed = rgb;
+      return 0;
+    case GST_CL_HISTOGRAM_U:
+      return yuv ? 1 : -1;
+    case GST_CL_HISTOGRAM_V:
+      return yuv ? 2 : -1;
+    case GST_CL_HISTOGRAM_ALPHA:
+      return GST_VIDEO_INFO_HAS_ALPHA (info) ? 3 : -1;
+  }
+  return -1;
+}
+
+static gchar *
+available_channels (const GstVideoInfo * info)
+{
+  GString *s = g_string_new (NULL);
+  gboolean computed;
+  guint i;
+
+  for (i = 0; i < N_CHANNEL_KINDS; i++)
+    if (channel_component (info, 1u << i, &computed) >= 0)
+      g_string_append_printf (s, "%s%s", s->len ? ", " : "",
+          channel_name (1u << i));
+  return g_string_free (s, FALSE);
+}
+
+/* BT.709 weights when the caps say so (read from the caps: GstVideoInfo
+ * forces the RGB matrix for RGB formats), BT.601 otherwise */
+static gboolean
+caps_is_bt709 (GstCaps * caps)
+{
+  const gchar *s = gst_structure_get_string (gst_caps_get_structure (caps, 0),
+      "colorimetry");
+  GstVideoColorimetry cinfo;
+
+  return s && gst_video_colorimetry_from_string (&cinfo, s) &&
+      cinfo.matrix == GST_VIDEO_COLOR_MATRIX_BT709;
+}
+
+static gboolean
+build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
+    gboolean bt709, const GstVideoInfo * info)
+{
+  GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
+  GstClContext *ctx = gst_cl_base_filter_get_context (filter);
+  GString *opt = g_string_new (NULL);
+  const GstVideoFormatInfo *f = info->finfo;
+  cl_program program;
+  guint k;
+
+  g_string_append_printf (opt, "-DNOUT=%u -DPSTRIDE=%u -DDEPTH16=%d "
+      "-DRANGE=%u", pass->n_out, pass->pstride, depth16, self->range);
+  for (k = 0; k < pass->n_out; k++)
+    g_string_append_printf (opt, " -DSRC%u=%d", k, pass->src[k]);
+  if (GST_VIDEO_INFO_IS_RGB (info))
+    g_string_append_printf (opt, " -DROFF=%u -DGOFF=%u -DBOFF=%u "
+        "-DKR=%u -DKG=%u -DKB=%u", GST_VIDEO_FORMAT_INFO_POFFSET (f, 0),
+        GST_VIDEO_FORMAT_INFO_POFFSET (f, 1),
+        GST_VIDEO_FORMAT_INFO_POFFSET (f, 2), bt709 ? 13933 : 19595,
+        bt709 ? 46871 : 38470, bt709 ? 4732 : 7471);
+  if (self->gpu) {
+    /* replicas of the local histograms: as many as fit half the local
+     * memory, at most 8 */
+    gsize one = (gsize) pass->n_out * self->range * 4;
+    guint nrep = depth16 ? 1 : (guint) CLAMP (ctx->local_mem_size / 2 / one,
+        1, 8);
+    g_string_append_printf (opt, " -DNREP=%u -DWG=%" G_GSIZE_FORMAT, nrep,
+        pass->wg);
+  } else {
+    g_string_append_printf (opt, " -DNCOPY=%d", depth16 ? 1 : 4);
+  }
+
+  program = gst_cl_base_filter_get_program (filter, "histogram.cl", opt->str);
+  g_string_free (opt, TRUE);
+  if (!program)
+    return FALSE;
+  pass->hist = gst_cl_base_filter_create_kernel (filter, program,
+      self->gpu ? "hist_gpu" : "hist_cpu");
+  if (pass->hist && !self->gpu)
+    pass->merge = gst_cl_base_filter_create_kernel (filter, program,
+        "hist_merge");
+  clReleaseProgram (program);
+  if (pass->hist && self->gpu) {
+    gsize max = 0;
+
+    /* the compiled kernel may allow fewer work-items than the device:
+     * rebuild for the largest power of two it takes */
+    if (clGetKernelWorkGroupInfo (pass->hist, ctx->device,
+            CL_KERNEL_WORK_GROUP_SIZE, sizeof (max), &max, NULL) == CL_SUCCESS
+        && max > 0 && max < pass->wg) {
+      GST_INFO_OBJECT (self, "kernel takes %" G_GSIZE_FORMAT " work-items, "
+          "not %" G_GSIZE_FORMAT, max, pass->wg);
+      clReleaseKernel (pass->hist);
+      pass->hist = NULL;
+      while (pass->wg > max)
+        pass->wg /= 2;
+      return build_pass (self, pass, depth16, bt709, info);
+    }
+  }
+  return pass->hist && (self->gpu || pass->merge);
+}
+
+static gboolean
+use_gpu_variant (GstClContext * ctx)
+{
+  const gchar *v = g_getenv (VARIANT_ENV);
+
+  if (v && !g_ascii_strcasecmp (v, "gpu"))
+    return TRUE;
+  if (v && !g_ascii_strcasecmp (v, "cpu"))
+    return FALSE;
+  return gst_cl_context_is_gpu (ctx) && ctx->local_mem_is_dedicated;
+}
+
+static gboolean
+gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
+    GstVideoInfo * info, GstCaps * outcaps, GstVideoInfo * out_info)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (filter);
+  GstClContext *ctx = gst_cl_base_filter_get_context (filter);
+  const GstVideoFormatInfo *f = info->finfo;
+  gboolean depth16 = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8;
+  gboolean bt709 = caps_is_bt709 (incaps);
+  guint channels, bins, i;
+  Pass *pass = NULL;
+  cl_int err;
+
+  GST_OBJECT_LOCK (self);
+  channels = self->channels;
+  bins = self->bins;
+  GST_OBJECT_UNLOCK (self);
+
+  if (channels == 0)
+    channels = GST_VIDEO_INFO_IS_RGB (info) ? GST_CL_HISTOGRAM_RED |
+        GST_CL_HISTOGRAM_GREEN | GST_CL_HISTOGRAM_BLUE : GST_CL_HISTOGRAM_LUMA;
+
+  self->range = depth16 ? 65536 : 256;
+  self->gpu = use_gpu_variant (ctx);
+  self->max_bands = MAX (1, ctx->compute_units * 4);
+  self->max_groups = MAX (1, ctx->compute_units * 8);
+
+  if (bins > self->range) {
+    GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
+        ("bins %u is more than %s has values; using %u", bins,
+            GST_VIDEO_INFO_NAME (info), self->range),
+        ("valid bins for this format: 2 to %u", self->range));
+    GST_OBJECT_LOCK (self);
+    self->bins = self->range;
+    GST_OBJECT_UNLOCK (self);
+  }
+
+  /* channels in flag order; consecutive ones sharing a plane layout share a
+   * kernel launch */
+  self->n_channels = 0;
+  self->n_passes = 0;
+  for (i = 0; i < N_CHANNEL_KINDS; i++) {
+    guint flag = 1u << i, plane, pstride, wsub, hsub;
+    gboolean computed;
+    gint comp;
+
+    if (!(channels & flag))
+      continue;
+    comp = channel_component (info, flag, &computed);
+    if (comp < 0) {
+      gchar *avail = available_channels (info);
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("Channel \"%s\" is not available in %s video; available: %s",
+              channel_name (flag), GST_VIDEO_INFO_NAME (info), avail),
+          ("channels property 0x%x, caps %" GST_PTR_FORMAT, channels,
+              incaps));
+      g_free (avail);
+      gst_cl_histogram_reset (filter);
+      return FALSE;
+    }
+    plane = GST_VIDEO_FORMAT_INFO_PLANE (f, comp);
+    pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (f, comp);
+    wsub = GST_VIDEO_FORMAT_INFO_W_SUB (f, comp);
+    hsub = GST_VIDEO_FORMAT_INFO_H_SUB (f, comp);
+    if (!pass || pass->plane != plane || pass->pstride != pstride ||
+        pass->wsub != wsub || pass->hsub != hsub
+        || pass->n_out == MAX_PASS_OUT) {
+      pass = &self->passes[self->n_passes++];
+      memset (pass, 0, sizeof (*pass));
+      pass->plane = plane;
+      pass->pstride = pstride;
+      pass->wsub = wsub;
+      pass->hsub = hsub;
+      pass->first = self->n_channels;
+    }
+    pass->src[pass->n_out++] = computed ? -1 :
+        (gint) GST_VIDEO_FORMAT_INFO_POFFSET (f, comp);
+    self->names[self->n_channels++] = channel_name (flag);
+  }
+
+  for (i = 0; i < self->n_passes; i++) {
+    pass = &self->passes[i];
+    pass->wg = 1;
+    while (pass->wg * 2 <= MIN (256, ctx->max_work_group_size))
+      pass->wg *= 2;
+  }
+  for (i = 0; i < self->n_passes; i++)
+    if (!build_pass (self, &self->passes[i], depth16, bt709, info)) {
+      gst_cl_histogram_reset (filter);
+      return FALSE;
+    }
+
+  /* buffers made once per caps: no per-frame allocation */
+  self->result = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
+      (gsize) self->n_channels * self->range * 4, NULL, &err);
+  if (err == CL_SUCCESS && !self->gpu)
+    self->partial = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
+        self->max_bands * MAX_PASS_OUT * self->range * 4, NULL, &err);
+  if (!gst_cl_base_filter_check (filter, err, "clCreateBuffer",
+          "Could not allocate histogram buffers")) {
+    gst_cl_histogram_reset (filter);
+    return FALSE;
+  }
+  self->host = g_new0 (guint32, (gsize) self->n_channels * self->range);
+  self->accum = g_new0 (guint64, (gsize) self->n_channels * self->range);
+  self->frames = self->pixels = 0;
+  self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+  self->roi_warned = FALSE;
+
+  GST_INFO_OBJECT (self, "%s: %u channels in %u passes, %s kernels, %s luma",
+      GST_VIDEO_INFO_NAME (info), self->n_channels, self->n_passes,
+      self->gpu ? "GPU" : "CPU", bt709 ? "BT.709" : "BT.601");
+  GST_OBJECT_LOCK (self);
+  self->configured = TRUE;
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
+
+static void
+gst_cl_histogram_reset (GstClBaseFilter * filter)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (filter);
+  guint i;
+
+  GST_OBJECT_LOCK (self);
+  self->configured = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  for (i = 0; i < G_N_ELEMENTS (self->passes); i++) {
+    if (self->passes[i].hist)
+      clReleaseKernel (self->passes[i].hist);
+    if (self->passes[i].merge)
+      clReleaseKernel (self->passes[i].merge);
+    self->passes[i].hist = self->passes[i].merge = NULL;
+  }
+  self->n_passes = 0;
+  self->n_channels = 0;
+  if (self->result)
+    clReleaseMemObject (self->result);
+  if (self->partial)
+    clReleaseMemObject (self->partial);
+  self->result = self->partial = NULL;
+  g_clear_pointer (&self->host, g_free);
+  g_clear_pointer (&self->accum, g_free);
+  self->frames = self->pixels = 0;
+}
+
+static gboolean
+gst_cl_histogram_start (GstBaseTransform * trans)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+
+  self->frames = self->pixels = 0;
+  self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_histogram_parent_class)->start
+      (trans);
+}
+
+/* ---- per frame ---- */
+
+static gboolean
+set_args (cl_kernel k, cl_uint i, gsize n, const gint * v)
+{
+  cl_int err = CL_SUCCESS;
+  gsize j;
+
+  for (j = 0; j < n && err == CL_SUCCESS; j++)
+    err = clSetKernelArg (k, i + j, sizeof (cl_int), &v[j]);
+  return err == CL_SUCCESS;
+}
+
+/* Enqueues @pass over the region (x, y, w, h) given in luma pixels */
+static cl_int
+enqueue_pass (GstClHistogram * self, GstClContext * ctx, Pass * pass,
+    const GstClFrame * frame, const gint * roi)
+{
+  /* chroma: every sample that touches a luma pixel of the region */
+  gint x0 = roi[0] >> pass->wsub, y0 = roi[1] >> pass->hsub;
+  gint x1 = (roi[0] + roi[2] + (1 << pass->wsub) - 1) >> pass->wsub;
+  gint y1 = (roi[1] + roi[3] + (1 << pass->hsub) - 1) >> pass->hsub;
+  gint region[4] = { x0, y0, x1 - x0, y1 - y0 };
+  cl_uint idx = 0, out_base = pass->first * self->range;
+  cl_int err;
+  gsize global, local;
+
+  err = gst_cl_frame_set_plane_args (frame, pass->plane, pass->hist, &idx);
+  if (err != CL_SUCCESS)
+    return err;
+  if (!set_args (pass->hist, idx, 4, region))
+    return CL_INVALID_ARG_VALUE;
+  idx += 4;
+
+  if (self->gpu) {
+    gsize groups = MIN ((gsize) region[3], self->max_groups);
+    err = clSetKernelArg (pass->hist, idx++, sizeof (cl_mem), &self->result);
+    if (err == CL_SUCCESS)
+      err = clSetKernelArg (pass->hist, idx++, sizeof (cl_uint), &out_base);
+    local = pass->wg;
+    global = gst_cl_global_size (groups * pass->wg, local);
+    if (err == CL_SUCCESS)
+      err = clEnqueueNDRangeKernel (ctx->queue, pass->hist, 1, NULL, &global,
+          &local, 0, NULL, NULL);
+  } else {
+    gint rows = (region[3] + self->max_bands - 1) / self->max_bands;
+    gint nbands = (region[3] + rows - 1) / rows;
+    gsize merge_n = (gsize) pass->n_out * self->range;
+
+    err = clSetKernelArg (pass->hist, idx++, sizeof (cl_int), &rows);
+    if (err == CL_SUCCESS)
+      err = clSetKernelArg (pass->hist, idx++, sizeof (cl_mem),
+          &self->partial);
+    global = nbands;
+    local = 1;
+    if (err == CL_SUCCESS)
+      err = clEnqueueNDRangeKernel (ctx->queue, pass->hist, 1, NULL, &global,
+          &local, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+      err = clSetKernelArg (pass->merge, 0, sizeof (cl_mem), &self->partial);
+    if (err == CL_SUCCESS)
+      err = clSetKernelArg (pass->merge, 1, sizeof (cl_int), &nbands);
+    if (err == CL_SUCCESS)
+      err = clSetKernelArg (pass->merge, 2, sizeof (cl_mem), &self->result);
+    if (err == CL_SUCCESS)
+      err = clSetKernelArg (pass->merge, 3, sizeof (cl_uint), &out_base);
+    /* few long work-items: the merge is a few thousand additions */
+    local = 64;
+    global = gst_cl_global_size (merge_n, local);
+    if (err == CL_SUCCESS)
+      err = clEnqueueNDRangeKernel (ctx->queue, pass->merge, 1, NULL, &global,
+          &local, 0, NULL, NULL);
+  }
+  return err;
+}
+
+static void
+post_message (GstClHistogram * self)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstClHistogramResult r = { 0, };
+  const GstVideoInfo *info =
+      gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self));
+  GstStructure *s;
+  guint bins;
+
+  if (!self->frames || !self->accum)
+    return;
+  GST_OBJECT_LOCK (self);
+  bins = MIN (self->bins, self->range);
+  GST_OBJECT_UNLOCK (self);
+
+  r.timestamp = self->start_ts;
+  r.stream_time = gst_segment_to_stream_time (&trans->segment,
+      GST_FORMAT_TIME, self->start_ts);
+  r.running_time = gst_segment_to_running_time (&trans->segment,
+      GST_FORMAT_TIME, self->start_ts);
+  r.duration = GST_CLOCK_TIME_IS_VALID (self->start_ts) &&
+      GST_CLOCK_TIME_IS_VALID (self->end_ts) ? self->end_ts - self->start_ts :
+      GST_CLOCK_TIME_NONE;
+  r.width = GST_VIDEO_INFO_WIDTH (info);
+  r.height = GST_VIDEO_INFO_HEIGHT (info);
+  r.roi_x = self->last_roi[0];
+  r.roi_y = self->last_roi[1];
+  r.roi_width = self->last_roi[2];
+  r.roi_height = self->last_roi[3];
+  r.frames = self->frames;
+  r.pixels = self->pixels;
+  r.bins = bins;
+  r.range = self->range;
+  r.n_channels = self->n_channels;
+  r.names = self->names;
+  r.counts = self->accum;
+  s = gst_cl_histogram_make_structure (&r);
+
+  memset (self->accum, 0, (gsize) self->n_channels * self->range *
+      sizeof (guint64));
+  self->frames = self->pixels = 0;
+  self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+
+  /* posted without the object lock held: handlers may read properties */
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
+/* The region in luma pixels, clipped to the frame */
+static void
+get_roi (GstClHistogram * self, const GstVideoInfo * info, gint * roi)
+{
+  gint fw = GST_VIDEO_INFO_WIDTH (info), fh = GST_VIDEO_INFO_HEIGHT (info);
+  gint x, y, w, h;
+
+  GST_OBJECT_LOCK (self);
+  x = self->roi_x;
+  y = self->roi_y;
+  w = self->roi_width;
+  h = self->roi_height;
+  GST_OBJECT_UNLOCK (self);
+
+  if (x >= fw || y >= fh) {
+    /* set before the caps were known: fall back to the whole frame */
+    if (!self->roi_warned)
+      GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+          ("Region of interest origin %d,%d lies outside the %dx%d frame; "
+              "using the whole frame", x, y, fw, fh),
+          ("roi-x must be < %d and roi-y < %d", fw, fh));
+    self->roi_warned = TRUE;
+    x = y = w = h = 0;
+  }
+  roi[0] = x;
+  roi[1] = y;
+  roi[2] = (w == 0 || w > fw - x) ? fw - x : w;
+  roi[3] = (h == 0 || h > fh - y) ? fh - y : h;
+}
+
+static GstFlowReturn
+gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+  GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
+  GstClContext *ctx = gst_cl_base_filter_get_context (filter);
+  const GstVideoInfo *info = gst_cl_base_filter_get_in_info (filter);
+  GstClockTime ts = GST_BUFFER_PTS (buf), dur = GST_BUFFER_DURATION (buf);
+  GstClFrame frame;
+  gboolean post;
+  guint64 interval;
+  gsize n, i;
+  gint roi[4];
+  cl_int err = CL_SUCCESS;
+
+  GST_OBJECT_LOCK (self);
+  post = self->post_messages;
+  interval = self->interval;
+  GST_OBJECT_UNLOCK (self);
+  if (!post)
+    return GST_FLOW_OK;
+  if (!self->configured) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("no caps before the first buffer"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+
+  get_roi (self, info, roi);
+  if (!gst_cl_frame_map_input (filter, buf, info, &frame)) {
+    gst_cl_frame_unmap (filter, &frame);
+    return GST_FLOW_ERROR;
+  }
+  n = (gsize) self->n_channels * self->range;
+  if (self->gpu) {
+    cl_uint zero = 0;
+    err = clEnqueueFillBuffer (ctx->queue, self->result, &zero, sizeof (zero),
+        0, n * 4, 0, NULL, NULL);
+  }
+  for (i = 0; i < self->n_passes && err == CL_SUCCESS; i++)
+    err = enqueue_pass (self, ctx, &self->passes[i], &frame, roi);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer (ctx->queue, self->result, CL_TRUE, 0, n * 4,
+        self->host, 0, NULL, NULL);
+  gst_cl_frame_unmap (filter, &frame);
+  if (!gst_cl_base_filter_check (filter, err, "clEnqueueNDRangeKernel",
+          "Could not compute the histogram"))
+    return GST_FLOW_ERROR;
+
+  for (i = 0; i < n; i++)
+    self->accum[i] += self->host[i];
+  self->frames++;
+  self->pixels += (guint64) roi[2] * roi[3];
+  memcpy (self->last_roi, roi, sizeof (roi));
+
+  /* like level: the message covers [first frame's start, last frame's end) */
+  if (GST_CLOCK_TIME_IS_VALID (ts)) {
+    if (!GST_CLOCK_TIME_IS_VALID (self->start_ts))
+      self->start_ts = ts;
+    self->end_ts = GST_CLOCK_TIME_IS_VALID (dur) ? ts + dur : ts;
+  }
+  if (interval == 0 || !GST_CLOCK_TIME_IS_VALID (self->start_ts) ||
+      self->end_ts - self->start_ts >= interval)
+    post_message (self);
+  return GST_FLOW_OK;
+}
+
+static gboolean
+gst_cl_histogram_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_EOS:
+    case GST_EVENT_CAPS:
+      /* the last partial interval; new caps change the counts' layout */
+      post_message (self);
+      break;
+    case GST_EVENT_FLUSH_STOP:
+    case GST_EVENT_SEGMENT:
+      /* like level: a new segment starts a new interval */
+      if (self->accum)
+        memset (self->accum, 0, (gsize) self->n_channels * self->range *
+            sizeof (guint64));
+      self->frames = self->pixels = 0;
+      self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+      break;
+    default:
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_histogram_parent_class)->sink_event
+      (trans, event);
 }

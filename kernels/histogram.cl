@@ -1,4 +1,260 @@
-/* histogram.cl: placeholder, replaced by the clhistogram element's kernels. */
-__kernel void placeholder (__global uchar * data)
+/* histogram.cl: full-resolution histograms of up to 5 channels that share one
+ * plane, one pixel stride and one subsampling (a "pass" in gstclhistogram.c).
+ * OpenCL C 1.2, specialised with -D options:
+ *
+ *   NOUT        channels counted by this pass (1..5)
+ *   PSTRIDE     bytes from one sample (pixel) to the next in a row (1..4)
+ *   SRC0..SRC4  byte offset of channel k inside a pixel, or -1 for luma
+ *               computed from RGB: (KR*r + KG*g + KB*b + 32768) >> 16 with
+ *               r, g, b at byte offsets ROFF, GOFF, BOFF
+ *   DEPTH16     1: one little-endian 16-bit sample per pixel (GRAY16_LE)
+ *   RANGE       256 or 65536 (values, hence bins of the histograms made here)
+ *   NCOPY       (CPU) interleaved private histograms per channel
+ *   NREP, WG    (GPU) local histogram replicas, work-group size
+ *
+ * Output: result[out_base + k * RANGE + v] = number of samples of channel k
+ * with value v. Binning to the user's bin count, mean, stddev, min and max
+ * are derived exactly from these counts on the host. */
+
+#ifndef NOUT
+#define NOUT 1
+#endif
+#ifndef PSTRIDE
+#define PSTRIDE 1
+#endif
+#ifndef SRC0
+#define SRC0 0
+#endif
+#ifndef SRC1
+#define SRC1 0
+#endif
+#ifndef SRC2
+#define SRC2 0
+#endif
+#ifndef SRC3
+#define SRC3 0
+#endif
+#ifndef SRC4
+#define SRC4 0
+#endif
+#ifndef ROFF
+#define ROFF 0
+#endif
+#ifndef GOFF
+#define GOFF 1
+#endif
+#ifndef BOFF
+#define BOFF 2
+#endif
+#ifndef KR
+#define KR 19595
+#endif
+#ifndef KG
+#define KG 38470
+#endif
+#ifndef KB
+#define KB 7471
+#endif
+#ifndef DEPTH16
+#define DEPTH16 0
+#endif
+#ifndef RANGE
+#define RANGE 256
+#endif
+#ifndef NCOPY
+#define NCOPY 4
+#endif
+#ifndef NREP
+#define NREP 4
+#endif
+#ifndef WG
+#define WG 256
+#endif
+
+/* pixels per 16-byte chunk */
+#define PPC (16 / PSTRIDE)
+
+#if DEPTH16
+#define SAMPLE(px, k) ((uint) (px)[0] | ((uint) (px)[1] << 8))
+#else
+#define LUMA(px) ((KR * (uint) (px)[ROFF] + KG * (uint) (px)[GOFF] + \
+      KB * (uint) (px)[BOFF] + 32768u) >> 16)
+#define SRCV(px, s) ((s) < 0 ? LUMA (px) : (uint) (px)[(s) < 0 ? 0 : (s)])
+#define SAMPLE(px, k) ((k) == 0 ? SRCV (px, SRC0) : (k) == 1 ? SRCV (px, SRC1) \
+      : (k) == 2 ? SRCV (px, SRC2) : (k) == 3 ? SRCV (px, SRC3) \
+      : SRCV (px, SRC4))
+#endif
+
+/* Adds the NOUT samples of the pixel at @px to histogram copy @c */
+#define COUNT(hist, c, px) do {                                           \
+    hist[((c) * NOUT + 0) * RANGE + SAMPLE (px, 0)]++;                    \
+    if (NOUT > 1) hist[((c) * NOUT + 1) * RANGE + SAMPLE (px, 1)]++;      \
+    if (NOUT > 2) hist[((c) * NOUT + 2) * RANGE + SAMPLE (px, 2)]++;      \
+    if (NOUT > 3) hist[((c) * NOUT + 3) * RANGE + SAMPLE (px, 3)]++;      \
+    if (NOUT > 4) hist[((c) * NOUT + 4) * RANGE + SAMPLE (px, 4)]++;      \
+  } while (0)
+
+/* ---- CPU devices: few long work-items, private histograms ---- */
+
+/* One work-item (work-group of 1) per band of @rows_per_band rows of the
+ * region (x0, y0, w, h), counting into NCOPY interleaved private histograms
+ * (consecutive equal values then hit different counters, so a solid frame
+ * does not serialise on one store-to-load chain). The band's sum goes to
+ * partial[band * NOUT * RANGE ...]. For 16-bit samples the histogram is too
+ * big for private memory: the work-item counts straight into its slice of
+ * @partial (NCOPY must be 1). */
+__kernel void
+hist_cpu (__global const uchar * base, uint offset, int stride, int x0,
+    int y0, int w, int h, int rows_per_band, __global uint * partial)
 {
+  int band = get_global_id (0);
+  int ya = band * rows_per_band, yb = min (h, ya + rows_per_band);
+  __global uint *out = partial + (size_t) band * NOUT * RANGE;
+  int x, y, i;
+#if DEPTH16
+  __global uint *hist = out;
+#define HCOPIES 1
+#else
+  uint hist[NCOPY * NOUT * RANGE];
+#define HCOPIES NCOPY
+#endif
+
+  for (i = 0; i < HCOPIES * NOUT * RANGE; i++)
+    hist[i] = 0;
+
+  for (y = ya; y < yb; y++) {
+    __global const uchar *row = base + offset + (size_t) (y0 + y) * stride +
+        (size_t) x0 * PSTRIDE;
+
+    x = 0;
+#if !DEPTH16 && PSTRIDE == 1
+    /* 16 pixels per 16-byte load */
+    for (; x + 16 <= w; x += 16) {
+      uchar b[16];
+      int k;
+
+      vstore16 (vload16 (0, row + x), 0, b);
+#pragma unroll
+      for (k = 0; k < 16; k++)
+        COUNT (hist, k % NCOPY, b + k);
+    }
+#elif !DEPTH16
+    /* one vector load per pixel (measured faster on PoCL than 16-byte
+     * chunks for 2..4-byte pixels), NCOPY pixels to NCOPY copies */
+    for (; x + NCOPY <= w; x += NCOPY) {
+      int k;
+#pragma unroll
+      for (k = 0; k < NCOPY; k++) {
+#if PSTRIDE == 4
+        uchar4 v = vload4 (x + k, row);
+        uchar b[4] = { v.s0, v.s1, v.s2, v.s3 };
+#elif PSTRIDE == 3
+        uchar3 v = vload3 (x + k, row);
+        uchar b[3] = { v.s0, v.s1, v.s2 };
+#else
+        uchar2 v = vload2 (x + k, row);
+        uchar b[2] = { v.s0, v.s1 };
+#endif
+        COUNT (hist, k, b);
+      }
+    }
+#endif
+    for (; x < w; x++)
+      COUNT (hist, 0, row + x * PSTRIDE);
+  }
+
+#if !DEPTH16
+  for (i = 0; i < NOUT * RANGE; i++) {
+    uint s = 0;
+    int c;
+
+    for (c = 0; c < NCOPY; c++)
+      s += hist[c * NOUT * RANGE + i];
+    out[i] = s;
+  }
+#endif
+}
+
+/* Sums the bands: one work-item per (channel, value) */
+__kernel void
+hist_merge (__global const uint * partial, int nbands, __global uint * result,
+    uint out_base)
+{
+  int i = get_global_id (0), b;
+  uint s = 0;
+
+  if (i >= NOUT * RANGE)
+    return;
+  for (b = 0; b < nbands; b++)
+    s += partial[(size_t) b * NOUT * RANGE + i];
+  result[out_base + i] = s;
+}
+
+/* ---- GPUs: local sub-histograms, 16-byte loads, global atomics ---- */
+
+/* Work-group g takes rows g, g + G, ...; its WG work-items take 16-byte
+ * chunks of a row side by side. 8-bit samples count into NREP local
+ * replicas (work-item i uses replica i % NREP, which spreads the atomics of
+ * a solid frame over NREP addresses), merged into @result with global
+ * atomics. 16-bit samples go straight to global atomics. @result must be
+ * zeroed first. */
+__kernel void
+hist_gpu (__global const uchar * base, uint offset, int stride, int x0,
+    int y0, int w, int h, __global uint * result, uint out_base)
+{
+  int lid = get_local_id (0), g = get_group_id (0);
+  int ngroups = get_num_groups (0);
+  int y, x, i;
+#if DEPTH16
+  __global uint *hist = result + out_base;
+#define GCOUNT(px) atomic_inc (&hist[SAMPLE (px, 0)])
+#else
+  __local uint lhist[NREP * NOUT * RANGE];
+  __local uint *hist = lhist + (lid % NREP) * NOUT * RANGE;
+#define GCOUNT(px) do {                                                  \
+    atomic_inc (&hist[0 * RANGE + SAMPLE (px, 0)]);                      \
+    if (NOUT > 1) atomic_inc (&hist[1 * RANGE + SAMPLE (px, 1)]);        \
+    if (NOUT > 2) atomic_inc (&hist[2 * RANGE + SAMPLE (px, 2)]);        \
+    if (NOUT > 3) atomic_inc (&hist[3 * RANGE + SAMPLE (px, 3)]);        \
+    if (NOUT > 4) atomic_inc (&hist[4 * RANGE + SAMPLE (px, 4)]);        \
+  } while (0)
+
+  for (i = lid; i < NREP * NOUT * RANGE; i += WG)
+    lhist[i] = 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+#endif
+
+  for (y = g; y < h; y += ngroups) {
+    __global const uchar *row = base + offset + (size_t) (y0 + y) * stride +
+        (size_t) x0 * PSTRIDE;
+
+    for (x = lid * PPC; x < w; x += WG * PPC) {
+      int k;
+
+      if (!DEPTH16 && x * PSTRIDE + 16 <= w * PSTRIDE) {
+        uchar b[16];
+
+        vstore16 (vload16 (0, row + x * PSTRIDE), 0, b);
+#pragma unroll
+        for (k = 0; k < PPC; k++)
+          GCOUNT (b + k * PSTRIDE);
+      } else {
+        for (k = 0; k < PPC && x + k < w; k++)
+          GCOUNT (row + (x + k) * PSTRIDE);
+      }
+    }
+  }
+
+#if !DEPTH16
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (i = lid; i < NOUT * RANGE; i += WG) {
+    uint s = 0;
+    int r;
+
+    for (r = 0; r < NREP; r++)
+      s += lhist[r * NOUT * RANGE + i];
+    if (s)
+      atomic_add (&result[out_base + i], s);
+  }
+#endif
 }

@@ -1,13 +1,793 @@
+/* clhistogram: counts and statistics against the plain-C reference for every
+ * format, odd sizes, every buffer layout, several bin counts, regions,
+ * channel choices and both kernel variants (the GPU kernels run on PoCL via
+ * GST_CL_HISTOGRAM_VARIANT=gpu); intervals, EOS flush, message types,
+ * passthrough identity, invalid properties and a kernel that does not
+ * build. */
+#include <string.h>
+#include <math.h>
+#include <glib/gstdio.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 
 #include "testframes.h"
+#include "histogram.h"
 
-GST_START_TEST (test_placeholder)
+#define VARIANT_ENV "GST_CL_HISTOGRAM_VARIANT"
+
+static const GstVideoFormat all_formats[] = {
+  GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_RGB,
+  GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
+  GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx,
+  GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
+  GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12,
+  GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
+  GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY,
+};
+
+static const gchar *channel_nicks[] = {
+  "red", "green", "blue", "luma", "u", "v", "alpha"
+};
+
+static guint n_checked;         /* channel histograms compared */
+
+typedef struct
 {
-  GstHarness *h = gst_harness_new ("clhistogram");
-  gst_harness_teardown (h);
+  GstVideoFormat format;
+  gint width, height;
+  TestLayout layout;
+  guint channels;               /* RefChannel flags, 0 = auto */
+  guint bins;
+  gint roi[4];                  /* property values */
+  const gchar *colorimetry;     /* NULL = default */
+  gboolean gpu;
+  gboolean solid;
+  guint8 value;
+} Case;
+
+static GstHarness *
+new_harness (GstBus ** bus, gboolean gpu)
+{
+  GstElement *el;
+  GstHarness *h;
+
+  g_setenv (VARIANT_ENV, gpu ? "gpu" : "cpu", TRUE);
+  el = gst_element_factory_make ("clhistogram", NULL);
+  fail_unless (el != NULL);
+  *bus = gst_bus_new ();
+  gst_element_set_bus (el, *bus);
+  h = gst_harness_new_with_element (el, "sink", "src");
+  gst_object_unref (el);
+  return h;
 }
+
+static void
+free_harness (GstHarness * h, GstBus * bus)
+{
+  gst_harness_teardown (h);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+}
+
+static GstStructure *
+pop_histogram (GstBus * bus)
+{
+  GstMessage *m;
+  GstStructure *s = NULL;
+
+  while ((m = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT |
+              GST_MESSAGE_ERROR))) {
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      GError *err;
+      gchar *dbg;
+      gst_message_parse_error (m, &err, &dbg);
+      fail ("unexpected error: %s (%s)", err->message, dbg);
+    }
+    if (gst_structure_has_name (gst_message_get_structure (m), "histogram")) {
+      s = gst_structure_copy (gst_message_get_structure (m));
+      gst_message_unref (m);
+      break;
+    }
+    gst_message_unref (m);
+  }
+  return s;
+}
+
+static guint
+default_channels (const GstVideoInfo * info)
+{
+  return GST_VIDEO_INFO_IS_RGB (info) ? REF_CH_RED | REF_CH_GREEN |
+      REF_CH_BLUE : REF_CH_LUMA;
+}
+
+static guint
+all_channels (const GstVideoInfo * info)
+{
+  if (GST_VIDEO_INFO_IS_RGB (info))
+    return REF_CH_RED | REF_CH_GREEN | REF_CH_BLUE | REF_CH_LUMA |
+        (GST_VIDEO_INFO_HAS_ALPHA (info) ? REF_CH_ALPHA : 0);
+  if (GST_VIDEO_INFO_IS_YUV (info))
+    return REF_CH_LUMA | REF_CH_U | REF_CH_V;
+  return REF_CH_LUMA;
+}
+
+static void
+clip_roi (const gint * prop, gint fw, gint fh, gint * roi)
+{
+  roi[0] = prop[0];
+  roi[1] = prop[1];
+  roi[2] = (prop[2] == 0 || prop[2] > fw - prop[0]) ? fw - prop[0] : prop[2];
+  roi[3] = (prop[3] == 0 || prop[3] > fh - prop[1]) ? fh - prop[1] : prop[3];
+}
+
+static const GValue *
+array_nth (const GstStructure * s, const gchar * field, guint i)
+{
+  const GValue *a = gst_structure_get_value (s, field);
+
+  fail_unless (a && GST_VALUE_HOLDS_ARRAY (a), "%s is not a GstValueArray",
+      field);
+  fail_unless (i < gst_value_array_get_size (a));
+  return gst_value_array_get_value (a, i);
+}
+
+/* Compares channel @i of message @s with reference counts @counts */
+static void
+check_channel (const GstStructure * s, guint i, const gchar * name,
+    const guint64 * counts, guint range, guint bins, const gchar * what)
+{
+  guint64 *binned = g_new (guint64, bins);
+  const GValue *c;
+  RefStats st;
+  guint b;
+
+  ref_histogram_finish (counts, range, bins, binned, &st);
+  fail_unless_equals_string (g_value_get_string (array_nth (s, "channels",
+              i)), name);
+  c = array_nth (s, "counts", i);
+  fail_unless (GST_VALUE_HOLDS_ARRAY (c));
+  fail_unless_equals_int (gst_value_array_get_size (c), bins);
+  for (b = 0; b < bins; b++) {
+    guint64 got = g_value_get_uint64 (gst_value_array_get_value (c, b));
+    if (got != binned[b])
+      fail ("%s: channel %s bin %u: got %" G_GUINT64_FORMAT ", expected %"
+          G_GUINT64_FORMAT, what, name, b, got, binned[b]);
+  }
+  /* same formula and summation order as the element: equal to rounding */
+  fail_unless (fabs (g_value_get_double (array_nth (s, "mean", i)) - st.mean)
+      <= 1e-9 * MAX (1.0, st.mean), "%s: %s mean", what, name);
+  fail_unless (fabs (g_value_get_double (array_nth (s, "stddev", i)) -
+          st.stddev) <= 1e-9 * MAX (1.0, st.stddev), "%s: %s stddev", what,
+      name);
+  fail_unless_equals_int (g_value_get_uint (array_nth (s, "min", i)), st.min);
+  fail_unless_equals_int (g_value_get_uint (array_nth (s, "max", i)), st.max);
+  fail_unless (fabs (g_value_get_double (array_nth (s, "clip-low", i)) -
+          st.clip_low) <= 1e-12);
+  fail_unless (fabs (g_value_get_double (array_nth (s, "clip-high", i)) -
+          st.clip_high) <= 1e-12);
+  n_checked++;
+  g_free (binned);
+}
+
+static void
+run_case (const Case * c)
+{
+  GstBus *bus;
+  GstHarness *h = new_harness (&bus, c->gpu);
+  GstVideoInfo info;
+  GstBuffer *in, *out, *copy;
+  GstCaps *caps;
+  GstStructure *s;
+  guint channels, bins, i, range, k = 0;
+  gint roi[4];
+  gchar *what;
+
+  g_object_set (h->element, "channels", c->channels, "bins", c->bins,
+      "roi-x", c->roi[0], "roi-y", c->roi[1], "roi-width", c->roi[2],
+      "roi-height", c->roi[3], NULL);
+  caps = test_caps_new (c->format, c->width, c->height);
+  if (c->colorimetry)
+    gst_caps_set_simple (caps, "colorimetry", G_TYPE_STRING, c->colorimetry,
+        NULL);
+  gst_harness_set_src_caps (h, caps);
+
+  in = c->solid ? test_frame_new_filled (c->format, c->width, c->height,
+      c->layout, c->value, &info) : test_frame_new (c->format, c->width,
+      c->height, c->layout, c->width * 31 + c->height + c->layout, &info);
+  copy = gst_buffer_copy_deep (in);
+  GST_BUFFER_PTS (in) = 0;
+  GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+  gst_buffer_ref (in);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  /* passthrough: the very same buffer, bytes untouched */
+  fail_unless (out == in);
+  fail_unless (test_frames_equal (out, copy, &info));
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  s = pop_histogram (bus);
+  fail_unless (s != NULL, "no histogram message");
+  range = ref_histogram_range (&info);
+  bins = c->bins;
+  channels = c->channels ? c->channels : default_channels (&info);
+  clip_roi (c->roi, c->width, c->height, roi);
+  what = g_strdup_printf ("%s %dx%d layout %d bins %u roi %d,%d,%d,%d %s%s",
+      gst_video_format_to_string (c->format), c->width, c->height, c->layout,
+      bins, roi[0], roi[1], roi[2], roi[3], c->gpu ? "gpu" : "cpu",
+      c->colorimetry ? c->colorimetry : "");
+
+  {
+    guint ubins;
+    guint64 frames, pixels;
+    fail_unless (gst_structure_get_uint (s, "bins", &ubins));
+    fail_unless_equals_int (ubins, bins);
+    fail_unless (gst_structure_get_uint64 (s, "frames", &frames));
+    fail_unless (gst_structure_get_uint64 (s, "pixels", &pixels));
+    fail_unless_equals_uint64 (frames, 1);
+    fail_unless_equals_uint64 (pixels, (guint64) roi[2] * roi[3]);
+  }
+
+  for (i = 0; i < 7; i++) {
+    guint64 *counts;
+
+    if (!(channels & (1u << i)))
+      continue;
+    counts = g_new0 (guint64, range);
+    ref_histogram_add (copy, &info, 1u << i, c->colorimetry &&
+        !strcmp (c->colorimetry, "bt709"), roi[0], roi[1], roi[2], roi[3],
+        counts);
+    check_channel (s, k++, channel_nicks[i], counts, range, bins, what);
+    g_free (counts);
+  }
+  fail_unless_equals_int (gst_value_array_get_size (gst_structure_get_value
+          (s, "channels")), k);
+
+  g_free (what);
+  gst_structure_free (s);
+  gst_buffer_unref (copy);
+  free_harness (h, bus);
+}
+
+static const guint bin_choices[] = { 256, 2, 17, 64, 255 };
+
+static void
+sweep (gboolean gpu, gint max_size_index, gboolean all_layouts)
+{
+  guint f, si, l, n = 0;
+
+  for (f = 0; f < G_N_ELEMENTS (all_formats); f++)
+    for (si = 0; si <= (guint) max_size_index; si++)
+      for (l = 0; l < 4; l++) {
+        GstVideoInfo info;
+        Case c = { 0, };
+
+        if (!all_layouts && l != TEST_LAYOUT_PADDED
+            && l != TEST_LAYOUT_MULTI_MEMORY)
+          continue;
+        gst_video_info_set_format (&info, all_formats[f], 1, 1);
+        c.format = all_formats[f];
+        c.width = test_sizes[si].width;
+        c.height = test_sizes[si].height;
+        c.layout = l;
+        c.gpu = gpu;
+        c.bins = bin_choices[n++ % G_N_ELEMENTS (bin_choices)];
+        /* auto channels, then every channel the format has */
+        run_case (&c);
+        c.channels = all_channels (&info);
+        c.bins = bin_choices[n++ % G_N_ELEMENTS (bin_choices)];
+        run_case (&c);
+      }
+}
+
+GST_START_TEST (test_all_formats_cpu)
+{
+  sweep (FALSE, 2, TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_all_formats_gpu_variant)
+{
+  sweep (TRUE, 2, FALSE);
+}
+
+GST_END_TEST;
+
+/* 1921x1081 on a subset: one format of each layout family, every layout */
+GST_START_TEST (test_big_frames)
+{
+  static const GstVideoFormat fmts[] = {
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_I420,
+    GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_GRAY16_LE,
+  };
+  guint f, l;
+
+  for (f = 0; f < G_N_ELEMENTS (fmts); f++)
+    for (l = 0; l < 4; l++) {
+      GstVideoInfo info;
+      Case c = { fmts[f], 1921, 1081, l, 0, 64, };
+
+      gst_video_info_set_format (&info, fmts[f], 1, 1);
+      c.channels = all_channels (&info);
+      c.gpu = (l == TEST_LAYOUT_PADDED);
+      run_case (&c);
+    }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_roi)
+{
+  static const GstVideoFormat fmts[] = {
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_I420,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_YUY2,
+    GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_GRAY8,
+  };
+  /* odd origins, sizes, clipped at the edges, single pixel */
+  static const gint rois[][4] = {
+    {1, 1, 3, 3}, {5, 7, 0, 0}, {100, 33, 77, 101}, {639, 477, 50, 50},
+    {0, 0, 641, 1}, {0, 478, 0, 0}, {320, 0, 1, 479},
+  };
+  guint f, r, g;
+
+  for (f = 0; f < G_N_ELEMENTS (fmts); f++)
+    for (r = 0; r < G_N_ELEMENTS (rois); r++)
+      for (g = 0; g < 2; g++) {
+        GstVideoInfo info;
+        Case c = { fmts[f], 641, 479, TEST_LAYOUT_PADDED, 0, 32, };
+
+        gst_video_info_set_format (&info, fmts[f], 1, 1);
+        c.channels = all_channels (&info);
+        memcpy (c.roi, rois[r], sizeof (c.roi));
+        c.gpu = g;
+        c.layout = (r % 2) ? TEST_LAYOUT_MISALIGNED : TEST_LAYOUT_PADDED;
+        run_case (&c);
+      }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_luma_from_rgb)
+{
+  static const GstVideoFormat fmts[] = {
+    GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_ARGB,
+    GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xBGR,
+  };
+  static const gchar *cols[] = { "bt709", "bt601", "sRGB", NULL };
+  guint f, k, g;
+
+  for (f = 0; f < G_N_ELEMENTS (fmts); f++)
+    for (k = 0; k < G_N_ELEMENTS (cols); k++)
+      for (g = 0; g < 2; g++) {
+        Case c = { fmts[f], 641, 479, TEST_LAYOUT_PADDED, REF_CH_LUMA, 256, };
+        c.colorimetry = cols[k];
+        c.gpu = g;
+        run_case (&c);
+      }
+}
+
+GST_END_TEST;
+
+/* the two weightings give different histograms on random RGB data, so the
+ * luma test above can tell them apart */
+GST_START_TEST (test_luma_601_709_differ)
+{
+  GstVideoInfo info;
+  GstBuffer *buf = test_frame_new (GST_VIDEO_FORMAT_RGBx, 64, 64,
+      TEST_LAYOUT_PACKED, 5, &info);
+  guint64 a[256] = { 0, }, b[256] = { 0, };
+
+  ref_histogram_add (buf, &info, REF_CH_LUMA, FALSE, 0, 0, 64, 64, a);
+  ref_histogram_add (buf, &info, REF_CH_LUMA, TRUE, 0, 0, 64, 64, b);
+  fail_if (memcmp (a, b, sizeof (a)) == 0);
+  gst_buffer_unref (buf);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_solid_frames)
+{
+  static const guint8 values[] = { 0, 255, 128, 77 };
+  guint v, g;
+
+  for (v = 0; v < G_N_ELEMENTS (values); v++)
+    for (g = 0; g < 2; g++) {
+      Case c = { GST_VIDEO_FORMAT_RGBA, 1921, 1081, TEST_LAYOUT_PACKED,
+        REF_CH_RED | REF_CH_LUMA | REF_CH_ALPHA, 256,
+      };
+      c.solid = TRUE;
+      c.value = values[v];
+      c.gpu = g;
+      run_case (&c);
+      c.format = GST_VIDEO_FORMAT_NV12;
+      c.channels = REF_CH_LUMA | REF_CH_U | REF_CH_V;
+      c.bins = 16;
+      run_case (&c);
+    }
+}
+
+GST_END_TEST;
+
+/* @n frames of @dur each, interval @interval: messages hold the right
+ * frames, counts, timestamps; the partial interval comes at EOS */
+GST_START_TEST (test_interval_and_eos)
+{
+  const GstClockTime dur = 25 * GST_MSECOND, interval = 100 * GST_MSECOND;
+  const guint n = 10, expect_frames[] = { 4, 4, 2 };
+  GstBus *bus;
+  GstHarness *h = new_harness (&bus, FALSE);
+  GstBuffer *frames[10];
+  GstVideoInfo info;
+  guint i, m, first_frame = 0;
+
+  g_object_set (h->element, "interval", interval, "bins", 16, NULL);
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_I420, 63, 31));
+  for (i = 0; i < n; i++) {
+    frames[i] = test_frame_new (GST_VIDEO_FORMAT_I420, 63, 31,
+        TEST_LAYOUT_PADDED, 100 + i, &info);
+    GST_BUFFER_PTS (frames[i]) = i * dur;
+    GST_BUFFER_DURATION (frames[i]) = dur;
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (frames[i])),
+        GST_FLOW_OK);
+    gst_buffer_unref (gst_harness_pull (h));
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+
+  for (m = 0; m < G_N_ELEMENTS (expect_frames); m++) {
+    GstStructure *s = pop_histogram (bus);
+    guint64 v, counts[256] = { 0, };
+
+    fail_unless (s != NULL, "message %u missing", m);
+    fail_unless (gst_structure_get_uint64 (s, "frames", &v));
+    fail_unless_equals_uint64 (v, expect_frames[m]);
+    fail_unless (gst_structure_get_uint64 (s, "pixels", &v));
+    fail_unless_equals_uint64 (v, (guint64) expect_frames[m] * 63 * 31);
+    fail_unless (gst_structure_get_uint64 (s, "timestamp", &v));
+    fail_unless_equals_uint64 (v, first_frame * dur);
+    fail_unless (gst_structure_get_uint64 (s, "running-time", &v));
+    fail_unless_equals_uint64 (v, first_frame * dur);
+    fail_unless (gst_structure_get_uint64 (s, "stream-time", &v));
+    fail_unless_equals_uint64 (v, first_frame * dur);
+    fail_unless (gst_structure_get_uint64 (s, "duration", &v));
+    fail_unless_equals_uint64 (v, expect_frames[m] * dur);
+    for (i = first_frame; i < first_frame + expect_frames[m]; i++)
+      ref_histogram_add (frames[i], &info, REF_CH_LUMA, FALSE, 0, 0, 63, 31,
+          counts);
+    check_channel (s, 0, "luma", counts, 256, 16, "interval");
+    first_frame += expect_frames[m];
+    gst_structure_free (s);
+  }
+  fail_unless (pop_histogram (bus) == NULL);
+  for (i = 0; i < n; i++)
+    gst_buffer_unref (frames[i]);
+  free_harness (h, bus);
+}
+
+GST_END_TEST;
+
+/* a flush drops the partial interval */
+GST_START_TEST (test_interval_flush)
+{
+  GstBus *bus;
+  GstHarness *h = new_harness (&bus, FALSE);
+  GstStructure *s;
+  GstSegment seg;
+  guint64 v;
+  guint i;
+
+  g_object_set (h->element, "interval", GST_SECOND, NULL);
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_GRAY8, 8, 8));
+  for (i = 0; i < 3; i++) {
+    GstBuffer *b = test_frame_new (GST_VIDEO_FORMAT_GRAY8, 8, 8,
+        TEST_LAYOUT_PACKED, i, NULL);
+    GST_BUFFER_PTS (b) = i * GST_MSECOND;
+    GST_BUFFER_DURATION (b) = GST_MSECOND;
+    fail_unless_equals_int (gst_harness_push (h, b), GST_FLOW_OK);
+    gst_buffer_unref (gst_harness_pull (h));
+  }
+  fail_unless (pop_histogram (bus) == NULL);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  {
+    GstBuffer *b = test_frame_new (GST_VIDEO_FORMAT_GRAY8, 8, 8,
+        TEST_LAYOUT_PACKED, 9, NULL);
+    GST_BUFFER_PTS (b) = 5 * GST_MSECOND;
+    GST_BUFFER_DURATION (b) = GST_MSECOND;
+    fail_unless_equals_int (gst_harness_push (h, b), GST_FLOW_OK);
+    gst_buffer_unref (gst_harness_pull (h));
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  s = pop_histogram (bus);
+  fail_unless (s != NULL);
+  fail_unless (gst_structure_get_uint64 (s, "frames", &v));
+  fail_unless_equals_uint64 (v, 1);
+  fail_unless (gst_structure_get_uint64 (s, "timestamp", &v));
+  fail_unless_equals_uint64 (v, 5 * GST_MSECOND);
+  gst_structure_free (s);
+  free_harness (h, bus);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_message_types)
+{
+  static const struct
+  {
+    const gchar *name;
+    GType type;
+  } fields[] = {
+    {"timestamp", G_TYPE_UINT64}, {"stream-time", G_TYPE_UINT64},
+    {"running-time", G_TYPE_UINT64}, {"duration", G_TYPE_UINT64},
+    {"width", G_TYPE_INT}, {"height", G_TYPE_INT}, {"roi-x", G_TYPE_INT},
+    {"roi-y", G_TYPE_INT}, {"roi-width", G_TYPE_INT},
+    {"roi-height", G_TYPE_INT}, {"frames", G_TYPE_UINT64},
+    {"pixels", G_TYPE_UINT64}, {"bins", G_TYPE_UINT},
+  };
+  static const struct
+  {
+    const gchar *name;
+    GType item;
+  } arrays[] = {
+    {"channels", G_TYPE_STRING}, {"mean", G_TYPE_DOUBLE},
+    {"stddev", G_TYPE_DOUBLE}, {"min", G_TYPE_UINT}, {"max", G_TYPE_UINT},
+    {"clip-low", G_TYPE_DOUBLE}, {"clip-high", G_TYPE_DOUBLE},
+  };
+  GstBus *bus;
+  GstHarness *h = new_harness (&bus, FALSE);
+  GstStructure *s;
+  const GValue *counts;
+  guint i;
+
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_BGRA, 9, 7));
+  fail_unless_equals_int (gst_harness_push (h, test_frame_new
+          (GST_VIDEO_FORMAT_BGRA, 9, 7, TEST_LAYOUT_PACKED, 1, NULL)),
+      GST_FLOW_OK);
+  gst_buffer_unref (gst_harness_pull (h));
+  s = pop_histogram (bus);
+  fail_unless (s != NULL);
+  for (i = 0; i < G_N_ELEMENTS (fields); i++)
+    fail_unless (gst_structure_has_field_typed (s, fields[i].name,
+            fields[i].type), "field %s", fields[i].name);
+  for (i = 0; i < G_N_ELEMENTS (arrays); i++) {
+    const GValue *a = gst_structure_get_value (s, arrays[i].name);
+    guint j;
+    fail_unless (a && GST_VALUE_HOLDS_ARRAY (a), "%s", arrays[i].name);
+    fail_unless_equals_int (gst_value_array_get_size (a), 3);
+    for (j = 0; j < 3; j++)
+      fail_unless (G_VALUE_HOLDS (gst_value_array_get_value (a, j),
+              arrays[i].item), "%s[%u]", arrays[i].name, j);
+  }
+  counts = gst_structure_get_value (s, "counts");
+  fail_unless (GST_VALUE_HOLDS_ARRAY (counts));
+  fail_unless_equals_int (gst_value_array_get_size (counts), 3);
+  for (i = 0; i < 3; i++) {
+    const GValue *c = gst_value_array_get_value (counts, i);
+    fail_unless (GST_VALUE_HOLDS_ARRAY (c));
+    fail_unless_equals_int (gst_value_array_get_size (c), 256);
+    fail_unless (G_VALUE_HOLDS_UINT64 (gst_value_array_get_value (c, 0)));
+  }
+  gst_structure_free (s);
+
+  /* post-messages=FALSE: nothing posted, frames still pass */
+  g_object_set (h->element, "post-messages", FALSE, NULL);
+  fail_unless_equals_int (gst_harness_push (h, test_frame_new
+          (GST_VIDEO_FORMAT_BGRA, 9, 7, TEST_LAYOUT_PACKED, 2, NULL)),
+      GST_FLOW_OK);
+  gst_buffer_unref (gst_harness_pull (h));
+  fail_unless (pop_histogram (bus) == NULL);
+  free_harness (h, bus);
+}
+
+GST_END_TEST;
+
+static gchar *last_warning;
+
+static gboolean
+catch_warning (const gchar * domain, GLogLevelFlags level,
+    const gchar * message, gpointer user_data)
+{
+  g_free (last_warning);
+  last_warning = g_strdup (message);
+  return TRUE;
+}
+
+/* sets @prop to @value (a string for gst_util_set_object_arg) and expects a
+ * warning containing @valid with the old value kept */
+static void
+expect_rejected (GstElement * el, const gchar * prop, const gchar * value,
+    const gchar * valid)
+{
+  GValue before = G_VALUE_INIT, after = G_VALUE_INIT;
+  GParamSpec *pspec =
+      g_object_class_find_property (G_OBJECT_GET_CLASS (el), prop);
+
+  g_value_init (&before, pspec->value_type);
+  g_value_init (&after, pspec->value_type);
+  g_object_get_property (G_OBJECT (el), prop, &before);
+  g_clear_pointer (&last_warning, g_free);
+  gst_util_set_object_arg (G_OBJECT (el), prop, value);
+  fail_unless (last_warning != NULL, "%s=%s: no warning", prop, value);
+  fail_unless (strstr (last_warning, valid) != NULL, "warning \"%s\" lacks "
+      "\"%s\"", last_warning, valid);
+  g_object_get_property (G_OBJECT (el), prop, &after);
+  fail_unless (gst_value_compare (&before, &after) == GST_VALUE_EQUAL,
+      "%s changed", prop);
+  g_value_unset (&before);
+  g_value_unset (&after);
+}
+
+GST_START_TEST (test_invalid_properties)
+{
+  GstCheckLogFilter *filter = gst_check_add_log_filter (NULL,
+      G_LOG_LEVEL_WARNING, g_regex_new ("clhistogram", 0, 0, NULL),
+      catch_warning, NULL, NULL);
+  GstBus *bus;
+  GstHarness *h = new_harness (&bus, FALSE);
+  guint bins;
+
+  expect_rejected (h->element, "bins", "1", "valid is 2 to");
+  expect_rejected (h->element, "bins", "0", "valid is 2 to");
+  expect_rejected (h->element, "bins", "70000", "valid is 2 to 65536");
+  g_object_set (h->element, "bins", 1000, NULL);        /* ok before caps */
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_RGBA, 20, 10));
+  /* 1000 > 256 values: clamped with an element warning at caps time */
+  g_object_get (h->element, "bins", &bins, NULL);
+  fail_unless_equals_int (bins, 256);
+  expect_rejected (h->element, "bins", "300", "valid is 2 to 256");
+  expect_rejected (h->element, "roi-x", "20", "valid is 0 to 19");
+  expect_rejected (h->element, "roi-y", "10", "valid is 0 to 9");
+  g_object_set (h->element, "bins", 2, "roi-x", 19, "roi-y", 9, NULL);
+  g_object_get (h->element, "bins", &bins, NULL);
+  fail_unless_equals_int (bins, 2);
+  free_harness (h, bus);
+
+  /* GRAY16_LE takes up to 65536 bins */
+  h = new_harness (&bus, FALSE);
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_GRAY16_LE, 4,
+          4));
+  g_object_set (h->element, "bins", 65536, NULL);
+  g_object_get (h->element, "bins", &bins, NULL);
+  fail_unless_equals_int (bins, 65536);
+  expect_rejected (h->element, "bins", "65537", "valid is 2 to 65536");
+  free_harness (h, bus);
+
+  gst_check_remove_log_filter (filter);
+  g_clear_pointer (&last_warning, g_free);
+}
+
+GST_END_TEST;
+
+/* a channel the format lacks: an element error at caps time */
+GST_START_TEST (test_missing_channel)
+{
+  GstBus *bus;
+  GstHarness *h = new_harness (&bus, FALSE);
+  GstMessage *m;
+  GError *err = NULL;
+  gchar *dbg = NULL;
+
+  gst_util_set_object_arg (G_OBJECT (h->element), "channels", "red+alpha");
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_RGBx, 4, 4));
+  fail_unless_equals_int (gst_harness_push (h, test_frame_new
+          (GST_VIDEO_FORMAT_RGBx, 4, 4, TEST_LAYOUT_PACKED, 1, NULL)),
+      GST_FLOW_NOT_NEGOTIATED);
+  m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (m != NULL);
+  gst_message_parse_error (m, &err, &dbg);
+  fail_unless (g_error_matches (err, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION));
+  fail_unless (strstr (err->message, "alpha") != NULL);
+  fail_unless (strstr (err->message, "available: red, green, blue, luma")
+      != NULL, "%s", err->message);
+  g_clear_error (&err);
+  g_free (dbg);
+  gst_message_unref (m);
+  free_harness (h, bus);
+}
+
+GST_END_TEST;
+
+/* a kernel that does not compile: (LIBRARY, INIT) with the build log */
+GST_START_TEST (test_broken_kernel)
+{
+  gchar *dir = g_dir_make_tmp ("clhist-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "histogram.cl", NULL);
+  gchar *old = g_strdup (g_getenv ("GST_CL_KERNEL_DIR"));
+  GstBus *bus;
+  GstHarness *h;
+  GstMessage *m;
+  GError *err = NULL;
+  gchar *dbg = NULL;
+
+  /* a unique token keeps every cache from answering */
+  fail_unless (g_file_set_contents (path, "__kernel void hist_cpu (void) "
+          "{ this_is_not_opencl_4711; }\n", -1, NULL));
+  g_setenv ("GST_CL_KERNEL_DIR", dir, TRUE);
+  h = new_harness (&bus, FALSE);
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_GRAY8, 4, 4));
+  m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (m != NULL, "no error posted");
+  gst_message_parse_error (m, &err, &dbg);
+  fail_unless (g_error_matches (err, GST_LIBRARY_ERROR,
+          GST_LIBRARY_ERROR_INIT), "%s", err->message);
+  fail_unless (dbg && strstr (dbg, "this_is_not_opencl_4711"), "debug: %s",
+      dbg);
+  g_clear_error (&err);
+  g_free (dbg);
+  gst_message_unref (m);
+  free_harness (h, bus);
+
+  if (old)
+    g_setenv ("GST_CL_KERNEL_DIR", old, TRUE);
+  else
+    g_unsetenv ("GST_CL_KERNEL_DIR");
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+  g_free (old);
+}
+
+GST_END_TEST;
+
+/* Not a test: CLHIST_BENCH=1 prints the per-frame time of a 1080p RGBA
+ * frame (3 x 256 bins) beside the plain-C reference. */
+GST_START_TEST (test_bench)
+{
+  const gint w = 1920, hh = 1080, n = 40;
+  GstBus *bus;
+  GstHarness *h;
+  GstBuffer *buf;
+  GstVideoInfo info;
+  GstMapInfo map;
+  guint32 counts[768];
+  gint64 t0;
+  gdouble t_cl, t_ref;
+  gint i, r;
+
+  if (!g_getenv ("CLHIST_BENCH"))
+    return;
+  h = new_harness (&bus, g_getenv ("CLHIST_BENCH_GPU") != NULL);
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_RGBA, w, hh));
+  buf = test_frame_new (g_getenv ("CLHIST_BENCH_SOLID") ?
+      GST_VIDEO_FORMAT_RGBA : GST_VIDEO_FORMAT_RGBA, w, hh,
+      TEST_LAYOUT_PACKED, 3, &info);
+  if (g_getenv ("CLHIST_BENCH_SOLID")) {
+    gst_buffer_unref (buf);
+    buf = test_frame_new_filled (GST_VIDEO_FORMAT_RGBA, w, hh,
+        TEST_LAYOUT_PACKED, 200, &info);
+  }
+  for (i = 0; i < 10; i++) {
+    gst_harness_push (h, gst_buffer_ref (buf));
+    gst_buffer_unref (gst_harness_pull (h));
+  }
+  /* best of 5 batches: the machine is shared and noisy */
+  t_cl = t_ref = G_MAXDOUBLE;
+  gst_buffer_map (buf, &map, GST_MAP_READ);
+  for (r = 0; r < 5; r++) {
+    t0 = g_get_monotonic_time ();
+    for (i = 0; i < n; i++) {
+      gst_harness_push (h, gst_buffer_ref (buf));
+      gst_buffer_unref (gst_harness_pull (h));
+    }
+    t_cl = MIN (t_cl, (g_get_monotonic_time () - t0) / 1000.0 / n);
+    t0 = g_get_monotonic_time ();
+    for (i = 0; i < n; i++)
+      ref_histogram_rgba_fast (map.data, w, hh, w * 4, counts);
+    t_ref = MIN (t_ref, (g_get_monotonic_time () - t0) / 1000.0 / n);
+  }
+  gst_buffer_unmap (buf, &map);
+  g_print ("clhistogram 1920x1080 RGBA 3x256 bins (%s): %.3f ms/frame "
+      "(element, harness push incl. message); C reference (1 thread): "
+      "%.3f ms/frame (%u)\n", g_getenv ("CLHIST_BENCH_GPU") ? "gpu variant" :
+      "cpu variant", t_cl, t_ref, counts[0]);
+  gst_buffer_unref (buf);
+  free_harness (h, bus);
+}
+
 GST_END_TEST;
 
 static Suite *
@@ -17,7 +797,22 @@ clhistogram_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_placeholder);
+  if (!test_have_cl_device ())
+    return s;
+  tcase_add_test (tc, test_bench);
+  tcase_add_test (tc, test_message_types);
+  tcase_add_test (tc, test_invalid_properties);
+  tcase_add_test (tc, test_missing_channel);
+  tcase_add_test (tc, test_broken_kernel);
+  tcase_add_test (tc, test_luma_601_709_differ);
+  tcase_add_test (tc, test_interval_and_eos);
+  tcase_add_test (tc, test_interval_flush);
+  tcase_add_test (tc, test_luma_from_rgb);
+  tcase_add_test (tc, test_roi);
+  tcase_add_test (tc, test_solid_frames);
+  tcase_add_test (tc, test_all_formats_cpu);
+  tcase_add_test (tc, test_all_formats_gpu_variant);
+  tcase_add_test (tc, test_big_frames);
   return s;
 }
 

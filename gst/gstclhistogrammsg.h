@@ -1,0 +1,24 @@
+/* Builds clhistogram's "histogram" message structure from accumulated
+ * full-resolution counts (private to the element). */
+#pragma once
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  GstClockTime timestamp, stream_time, running_time, duration;
+  gint width, height;           /* frame size */
+  gint roi_x, roi_y, roi_width, roi_height;     /* region used, clipped */
+  guint64 frames, pixels;
+  guint bins;                   /* user bins, <= range */
+  guint range;                  /* 256 or 65536 */
+  guint n_channels;
+  const gchar *const *names;    /* n_channels */
+  const guint64 *counts;        /* n_channels * range, one count per value */
+} GstClHistogramResult;
+
+GstStructure *gst_cl_histogram_make_structure (const GstClHistogramResult * r);
+
+G_END_DECLS
