@@ -1,4 +1,375 @@
-/* convolve.cl: placeholder, replaced by the clconvolve element's kernels. */
-__kernel void placeholder (__global uchar * data)
+/* convolve.cl: 2-D convolution of one image plane (clconvolve).
+ *
+ * A plane is worked on as rows of samples: a pixel of CH interleaved
+ * channels is CH consecutive samples, so a horizontal tap dx reads dx*CH
+ * samples away and one code path serves GRAY, RGB(A) and NV12's UV plane.
+ * Taps come from a buffer of int4 (dx, dy, float bits of the coefficient,
+ * integer coefficient) in row order, zeros left out, so changing the matrix
+ * needs no rebuild. Arithmetic (shared with tests/reference/convolve.c):
+ *   INTEGER=1: exact integer sum; v = round_half_away(n / d + bias)
+ *   INTEGER=0: float sum in tap order; v = round_half_away(acc / d + bias)
+ * with |.| applied to n / d before the bias when `absolute`, then
+ * saturated to the sample range.
+ *
+ * Options: -D DEPTH16=0|1 (8- or 16-bit little-endian samples),
+ * -D BORDER=0..3 (clamp, reflect-101, wrap, constant), -D INTEGER=0|1.
+ *
+ * Kernels:
+ *   conv2d_strips (CPU): a work-item filters STRIP samples of a row with
+ *     16-wide vectors; strips whose apron lies inside the row have no
+ *     per-tap border test (rows are mapped once per tap), the few strips
+ *     touching the left/right edge take a scalar path.
+ *   conv2d_tile (GPU): a 16x16 work-group loads a tile of 64x16 samples plus
+ *     its apron into local memory (border mapping at load time), each
+ *     work-item computes 4 samples.
+ *   hpass_strips / vpass_strips: the two 1-D passes of separable kernels
+ *     through an intermediate buffer of acc_t. */
+
+#ifndef DEPTH16
+#define DEPTH16 0
+#endif
+#ifndef BORDER
+#define BORDER 0
+#endif
+#ifndef INTEGER
+#define INTEGER 0
+#endif
+
+#define STRIP 64
+
+#if DEPTH16
+typedef ushort sample_t;
+typedef ushort16 sample16_t;
+#define MAXV 65535
+#define convert_sample16_sat convert_ushort16_sat
+#define convert_sample_sat convert_ushort_sat
+#else
+typedef uchar sample_t;
+typedef uchar16 sample16_t;
+#define MAXV 255
+#define convert_sample16_sat convert_uchar16_sat
+#define convert_sample_sat convert_uchar_sat
+#endif
+
+#if INTEGER
+typedef int acc_t;
+typedef int16 acc16_t;
+#define convert_acc16 convert_int16
+#define COEF(t) ((t).w)
+#else
+typedef float acc_t;
+typedef float16 acc16_t;
+#define convert_acc16 convert_float16
+#define COEF(t) as_float ((t).z)
+#endif
+
+/* arithmetic constants of the current matrix */
+#define PARAMS float fdiv, float fbias, int idiv, int ibias, int absolute
+#define PARAM_ARGS fdiv, fbias, idiv, ibias, absolute
+
+/* Source index for i in [0, n), or -1 for "the border value" */
+inline int
+map_index (int i, int n)
 {
+#if BORDER == 0
+  return clamp (i, 0, n - 1);
+#elif BORDER == 1
+  int p = 2 * n - 2;
+  if (p == 0)
+    return 0;
+  i = ((int) abs (i)) % p;
+  return i < n ? i : p - i;
+#elif BORDER == 2
+  i %= n;
+  return i < 0 ? i + n : i;
+#else
+  return (i < 0 || i >= n) ? -1 : i;
+#endif
+}
+
+inline int
+finish (acc_t acc, PARAMS)
+{
+#if INTEGER
+  int d = abs (idiv);
+  int n = idiv < 0 ? -acc : acc;
+  int q;
+  if (absolute)
+    n = abs (n);
+  n += ibias * d;
+  q = (2 * (int) abs (n) + d) / (2 * d);
+  return clamp (n < 0 ? -q : q, 0, MAXV);
+#else
+  float v = acc / fdiv;
+  if (absolute)
+    v = fabs (v);
+  return (int) clamp (round (v + fbias), 0.0f, (float) MAXV);
+#endif
+}
+
+inline int16
+finish16 (acc16_t acc, PARAMS)
+{
+#if INTEGER
+  int d = abs (idiv);
+  int16 n = idiv < 0 ? -acc : acc;
+  int16 q;
+  if (absolute)
+    n = select (n, -n, n < 0);
+  n += ibias * d;
+  q = (2 * select (n, -n, n < 0) + d) / (2 * d);
+  return clamp (select (q, -q, n < 0), 0, MAXV);
+#else
+  float16 v = acc / fdiv;
+  if (absolute)
+    v = fabs (v);
+  return convert_int16 (clamp (round (v + fbias), 0.0f, (float) MAXV));
+#endif
+}
+
+#define ROW(base, stride, y) \
+  ((__global const sample_t *) ((base) + (y) * (stride)))
+
+/* Stores 16 results at sample @s of @drow, keeping the samples whose
+ * channel is @alpha_pos (alpha, x padding) from @srow. */
+inline void
+store16 (int16 v, int s, int ch, int alpha_pos,
+    __global const sample_t * srow, __global sample_t * drow)
+{
+  if (alpha_pos >= 0) {
+    int16 lane = (int16) (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+        15);
+    int16 orig = convert_int16 (vload16 (0, srow + s));
+    v = select (v, orig, ((lane + s) % ch) == alpha_pos);
+  }
+  vstore16 (convert_sample16_sat (v), 0, drow + s);
+}
+
+/* One output sample the slow way: every tap through map_index */
+inline acc_t
+conv_scalar (__global const uchar * src, int sstride, int width, int height,
+    int ch, int s, int y, __constant int4 * taps, int ntaps, int bval)
+{
+  int x = s / ch, c = s - x * ch;
+  acc_t acc = 0;
+
+  for (int t = 0; t < ntaps; t++) {
+    int4 tp = taps[t];
+    int mx = map_index (x + tp.x, width), my = map_index (y + tp.y, height);
+    acc_t v = (mx < 0 || my < 0) ? bval :
+        ROW (src, sstride, my)[mx * ch + c];
+    acc += COEF (tp) * v;
+  }
+  return acc;
+}
+
+__kernel void
+conv2d_strips (__global const uchar * src, uint soff, int sstride,
+    __global uchar * dst, uint doff, int dstride, int width, int height,
+    int ch, int alpha_pos, __constant int4 * taps, int ntaps, int rx,
+    int bval, PARAMS)
+{
+  int sx = get_global_id (0) * STRIP, y = get_global_id (1);
+  int rowlen = width * ch, rxs = rx * ch;
+  __global const uchar *sbase = src + soff;
+  __global const sample_t *srow;
+  __global sample_t *drow;
+
+  if (sx >= rowlen || y >= height)
+    return;
+  srow = ROW (sbase, sstride, y);
+  drow = (__global sample_t *) (dst + doff + y * dstride);
+
+  if (sx >= rxs && sx + STRIP + rxs <= rowlen) {
+    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+
+    for (int t = 0; t < ntaps; t++) {
+      int4 tp = taps[t];
+      acc_t c = COEF (tp);
+      int yy = map_index (y + tp.y, height);
+      __global const sample_t *p;
+
+      if (yy < 0) {
+        acc16_t b = (acc16_t) (c * bval);
+        a0 += b;
+        a1 += b;
+        a2 += b;
+        a3 += b;
+        continue;
+      }
+      p = ROW (sbase, sstride, yy) + sx + tp.x * ch;
+      a0 += c * convert_acc16 (vload16 (0, p));
+      a1 += c * convert_acc16 (vload16 (1, p));
+      a2 += c * convert_acc16 (vload16 (2, p));
+      a3 += c * convert_acc16 (vload16 (3, p));
+    }
+    store16 (finish16 (a0, PARAM_ARGS), sx, ch, alpha_pos, srow, drow);
+    store16 (finish16 (a1, PARAM_ARGS), sx + 16, ch, alpha_pos, srow, drow);
+    store16 (finish16 (a2, PARAM_ARGS), sx + 32, ch, alpha_pos, srow, drow);
+    store16 (finish16 (a3, PARAM_ARGS), sx + 48, ch, alpha_pos, srow, drow);
+  } else {
+    int end = min (sx + STRIP, rowlen);
+
+    for (int s = sx; s < end; s++) {
+      int v = finish (conv_scalar (sbase, sstride, width, height, ch, s, y,
+              taps, ntaps, bval), PARAM_ARGS);
+      drow[s] = (s % ch) == alpha_pos ? srow[s] : (sample_t) v;
+    }
+  }
+}
+
+#define TILE_W 64               /* samples: 16 work-items x 4 */
+#define TILE_H 16
+
+__kernel void
+conv2d_tile (__global const uchar * src, uint soff, int sstride,
+    __global uchar * dst, uint doff, int dstride, int width, int height,
+    int ch, int alpha_pos, __constant int4 * taps, int ntaps, int rx, int ry,
+    int bval, PARAMS, __local sample_t * tile)
+{
+  int lx = get_local_id (0), ly = get_local_id (1);
+  int gx0 = get_group_id (0) * TILE_W, gy0 = get_group_id (1) * TILE_H;
+  int rowlen = width * ch, rxs = rx * ch;
+  int lw = TILE_W + 2 * rxs, lh = TILE_H + 2 * ry;
+  __global const uchar *sbase = src + soff;
+  int y = gy0 + ly;
+
+  for (int i = ly * 16 + lx; i < lw * lh; i += 256) {
+    int ty = i / lw, tx = i - ty * lw;
+    int s = gx0 - rxs + tx;
+    int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
+    int mx = map_index (px, width), my = map_index (gy0 - ry + ty, height);
+
+    tile[i] = (mx < 0 || my < 0) ? (sample_t) bval :
+        ROW (sbase, sstride, my)[mx * ch + (s - px * ch)];
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  if (y >= height)
+    return;
+  for (int k = 0; k < 4; k++) {
+    int tx = lx + 16 * k, s = gx0 + tx;
+    __global sample_t *drow;
+    acc_t acc = 0;
+
+    if (s >= rowlen)
+      break;
+    for (int t = 0; t < ntaps; t++) {
+      int4 tp = taps[t];
+      acc += COEF (tp) * (acc_t) tile[(ly + ry + tp.y) * lw + tx + rxs +
+          tp.x * ch];
+    }
+    drow = (__global sample_t *) (dst + doff + y * dstride);
+    drow[s] = (s % ch) == alpha_pos ? ROW (sbase, sstride, y)[s] :
+        (sample_t) finish (acc, PARAM_ARGS);
+  }
+}
+
+/* Separable pass 1: tmp[y][s] = sum_j row[j] * src[y][s + dx_j * ch] */
+__kernel void
+hpass_strips (__global const uchar * src, uint soff, int sstride,
+    __global acc_t * tmp, int tpitch, int width, int height, int ch,
+    __constant int4 * taps, int ntaps, int rx, int bval)
+{
+  int sx = get_global_id (0) * STRIP, y = get_global_id (1);
+  int rowlen = width * ch, rxs = rx * ch;
+  __global const uchar *sbase = src + soff;
+  __global const sample_t *srow;
+  __global acc_t *trow;
+
+  if (sx >= rowlen || y >= height)
+    return;
+  srow = ROW (sbase, sstride, y);
+  trow = tmp + y * tpitch;
+
+  if (sx >= rxs && sx + STRIP + rxs <= rowlen) {
+    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+
+    for (int t = 0; t < ntaps; t++) {
+      acc_t c = COEF (taps[t]);
+      __global const sample_t *p = srow + sx + taps[t].x * ch;
+
+      a0 += c * convert_acc16 (vload16 (0, p));
+      a1 += c * convert_acc16 (vload16 (1, p));
+      a2 += c * convert_acc16 (vload16 (2, p));
+      a3 += c * convert_acc16 (vload16 (3, p));
+    }
+    vstore16 (a0, 0, trow + sx);
+    vstore16 (a1, 0, trow + sx + 16);
+    vstore16 (a2, 0, trow + sx + 32);
+    vstore16 (a3, 0, trow + sx + 48);
+  } else {
+    int end = min (sx + STRIP, rowlen);
+
+    for (int s = sx; s < end; s++) {
+      int x = s / ch, c = s - x * ch;
+      acc_t acc = 0;
+
+      for (int t = 0; t < ntaps; t++) {
+        int mx = map_index (x + taps[t].x, width);
+        acc += COEF (taps[t]) * (acc_t) (mx < 0 ? bval : srow[mx * ch + c]);
+      }
+      trow[s] = acc;
+    }
+  }
+}
+
+/* Separable pass 2: dst[y][s] = finish (sum_i col[i] * tmp[y + dy_i][s]);
+ * rows outside the frame read @border_row (the row pass of a row of
+ * border-value pixels) with the constant border. */
+__kernel void
+vpass_strips (__global const acc_t * tmp, int tpitch,
+    __global const uchar * src, uint soff, int sstride,
+    __global uchar * dst, uint doff, int dstride, int width, int height,
+    int ch, int alpha_pos, __constant int4 * taps, int ntaps, acc_t border_row,
+    PARAMS)
+{
+  int sx = get_global_id (0) * STRIP, y = get_global_id (1);
+  int rowlen = width * ch;
+  __global const sample_t *srow;
+  __global sample_t *drow;
+
+  if (sx >= rowlen || y >= height)
+    return;
+  srow = ROW (src + soff, sstride, y);
+  drow = (__global sample_t *) (dst + doff + y * dstride);
+
+  if (sx + STRIP <= rowlen) {
+    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+
+    for (int t = 0; t < ntaps; t++) {
+      acc_t c = COEF (taps[t]);
+      int yy = map_index (y + taps[t].y, height);
+      __global const acc_t *p;
+
+      if (yy < 0) {
+        acc16_t b = (acc16_t) (c * border_row);
+        a0 += b;
+        a1 += b;
+        a2 += b;
+        a3 += b;
+        continue;
+      }
+      p = tmp + yy * tpitch + sx;
+      a0 += c * vload16 (0, p);
+      a1 += c * vload16 (1, p);
+      a2 += c * vload16 (2, p);
+      a3 += c * vload16 (3, p);
+    }
+    store16 (finish16 (a0, PARAM_ARGS), sx, ch, alpha_pos, srow, drow);
+    store16 (finish16 (a1, PARAM_ARGS), sx + 16, ch, alpha_pos, srow, drow);
+    store16 (finish16 (a2, PARAM_ARGS), sx + 32, ch, alpha_pos, srow, drow);
+    store16 (finish16 (a3, PARAM_ARGS), sx + 48, ch, alpha_pos, srow, drow);
+  } else {
+    for (int s = sx; s < rowlen; s++) {
+      acc_t acc = 0;
+
+      for (int t = 0; t < ntaps; t++) {
+        int yy = map_index (y + taps[t].y, height);
+        acc += COEF (taps[t]) * (yy < 0 ? border_row : tmp[yy * tpitch + s]);
+      }
+      drow[s] = (s % ch) == alpha_pos ? srow[s] :
+          (sample_t) finish (acc, PARAM_ARGS);
+    }
+  }
 }
