@@ -145,6 +145,9 @@ static gboolean gst_cl_convolve_set_info (GstClBaseFilter * filter,
 static void gst_cl_convolve_reset (GstClBaseFilter * filter);
 static GstFlowReturn gst_cl_convolve_transform (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer * outbuf);
+static gboolean gst_cl_convolve_transform_size (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps,
+    gsize * othersize);
 
 #define PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE)
@@ -231,6 +234,8 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
       "gst-opencl-filters");
 
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform);
+  trans_class->transform_size =
+      GST_DEBUG_FUNCPTR (gst_cl_convolve_transform_size);
   trans_class->passthrough_on_same_caps = FALSE;
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_convolve_set_info);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cl_convolve_reset);
@@ -499,6 +504,22 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id,
 }
 
 /* ---- streaming ---- */
+
+/* Output buffers made without a pool hold a frame of the output caps'
+ * default layout, whatever the input's strides (the default would copy the
+ * input's size, too small when its rows are padded differently) */
+static gboolean
+gst_cl_convolve_transform_size (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps,
+    gsize * othersize)
+{
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, othercaps))
+    return FALSE;
+  *othersize = info.size;
+  return TRUE;
+}
 
 static void
 gst_cl_convolve_reset (GstClBaseFilter * filter)

@@ -286,14 +286,15 @@ ref_convolve_frame (const RefConvolve * p, GstBuffer * in,
 }
 
 gsize
-ref_convolve_compare (GstBuffer * out, GstBuffer * expected,
-    const guint8 * tol, const GstVideoInfo * info, const gchar * what)
+ref_convolve_compare (GstBuffer * out, const GstVideoInfo * out_info,
+    GstBuffer * expected, const GstVideoInfo * info, const guint8 * tol,
+    const gchar * what)
 {
   GstVideoFrame fa, fb;
   gsize bad = 0, off = 0;
   guint plane;
 
-  g_assert_true (gst_video_frame_map (&fa, (GstVideoInfo *) info, out,
+  g_assert_true (gst_video_frame_map (&fa, (GstVideoInfo *) out_info, out,
           GST_MAP_READ));
   g_assert_true (gst_video_frame_map (&fb, (GstVideoInfo *) info, expected,
           GST_MAP_READ));

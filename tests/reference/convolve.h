@@ -61,7 +61,8 @@ guint8 *ref_convolve_frame (const RefConvolve * p, GstBuffer * in,
 
 /* Number of visible samples of @out differing from @expected beyond the
  * tolerance (exact where @tol is 0); logs the first few. */
-gsize ref_convolve_compare (GstBuffer * out, GstBuffer * expected,
-    const guint8 * tol, const GstVideoInfo * info, const gchar * what);
+gsize ref_convolve_compare (GstBuffer * out, const GstVideoInfo * out_info,
+    GstBuffer * expected, const GstVideoInfo * info, const guint8 * tol,
+    const gchar * what);
 
 G_END_DECLS
