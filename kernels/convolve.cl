@@ -51,6 +51,12 @@ typedef uchar16 sample16_t;
 #define convert_sample_sat convert_uchar_sat
 #endif
 
+/* 16-wide unaligned loads/stores as single vector moves (vload16 and
+ * vstore16 of 8/16-bit types become element-wise accesses on PoCL) */
+typedef sample16_t __attribute__ ((aligned (1))) usample16_t;
+#define LOAD16(i, p) (*(__global const usample16_t *) ((p) + 16 * (i)))
+#define STORE16(v, p) (*(__global usample16_t *) (p) = (v))
+
 #if INTEGER
 typedef int acc_t;
 typedef int16 acc16_t;
@@ -103,7 +109,7 @@ finish (acc_t acc, PARAMS)
   float v = acc / fdiv;
   if (absolute)
     v = fabs (v);
-  return (int) clamp (round (v + fbias), 0.0f, (float) MAXV);
+  return (int) clamp (v + (fbias + 0.5f), 0.0f, (float) MAXV);
 #endif
 }
 
@@ -111,38 +117,48 @@ inline int16
 finish16 (acc16_t acc, PARAMS)
 {
 #if INTEGER
+  /* round_half_away (n / d) for n > 0, else 0 (saturated anyway): n is
+   * capped so that q <= MAXV + 1, where a float quotient is off by at most
+   * one; one correction step each way makes it exact without a (scalar,
+   * slow) vector integer division */
   int d = abs (idiv);
   int16 n = idiv < 0 ? -acc : acc;
-  int16 q;
+  int16 num, q, r;
   if (absolute)
     n = select (n, -n, n < 0);
-  n += ibias * d;
-  q = (2 * select (n, -n, n < 0) + d) / (2 * d);
-  return clamp (select (q, -q, n < 0), 0, MAXV);
+  n = clamp (n + ibias * d, 0, (MAXV + 1) * d);
+  num = 2 * n + d;
+  q = convert_int16 (convert_float16 (num) * (0.5f / d));
+  r = num - q * 2 * d;
+  q += select ((int16) 0, (int16) 1, r >= 2 * d);
+  q -= select ((int16) 0, (int16) 1, r < 0);
+  return select (min (q, MAXV), (int16) 0, n <= 0);
 #else
+  /* results below 0 saturate to 0, so truncating v + 0.5 rounds half away
+   * from zero wherever it matters */
   float16 v = acc / fdiv;
   if (absolute)
     v = fabs (v);
-  return convert_int16 (clamp (round (v + fbias), 0.0f, (float) MAXV));
+  return convert_int16 (clamp (v + (fbias + 0.5f), 0.0f, (float) MAXV));
 #endif
 }
 
 #define ROW(base, stride, y) \
   ((__global const sample_t *) ((base) + (y) * (stride)))
 
-/* Stores 16 results at sample @s of @drow, keeping the samples whose
- * channel is @alpha_pos (alpha, x padding) from @srow. */
+/* Stores 16 results at sample @s (a multiple of 16) of @drow, keeping the
+ * samples of channel @alpha_pos (alpha, x padding: 4-channel pixels only)
+ * from @srow. */
 inline void
-store16 (int16 v, int s, int ch, int alpha_pos,
-    __global const sample_t * srow, __global sample_t * drow)
+store16 (int16 v, int s, int alpha_pos, __global const sample_t * srow,
+    __global sample_t * drow)
 {
   if (alpha_pos >= 0) {
-    int16 lane = (int16) (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-        15);
-    int16 orig = convert_int16 (vload16 (0, srow + s));
-    v = select (v, orig, ((lane + s) % ch) == alpha_pos);
+    int16 lane = (int16) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3);
+    int16 orig = convert_int16 (LOAD16 (0, srow + s));
+    v = select (v, orig, lane == alpha_pos);
   }
-  vstore16 (convert_sample16_sat (v), 0, drow + s);
+  STORE16 (convert_sample16_sat (v), drow + s);
 }
 
 /* One output sample the slow way: every tap through map_index */
@@ -198,15 +214,15 @@ conv2d_strips (__global const uchar * src, uint soff, int sstride,
         continue;
       }
       p = ROW (sbase, sstride, yy) + sx + tp.x * ch;
-      a0 += c * convert_acc16 (vload16 (0, p));
-      a1 += c * convert_acc16 (vload16 (1, p));
-      a2 += c * convert_acc16 (vload16 (2, p));
-      a3 += c * convert_acc16 (vload16 (3, p));
+      a0 += c * convert_acc16 (LOAD16 (0, p));
+      a1 += c * convert_acc16 (LOAD16 (1, p));
+      a2 += c * convert_acc16 (LOAD16 (2, p));
+      a3 += c * convert_acc16 (LOAD16 (3, p));
     }
-    store16 (finish16 (a0, PARAM_ARGS), sx, ch, alpha_pos, srow, drow);
-    store16 (finish16 (a1, PARAM_ARGS), sx + 16, ch, alpha_pos, srow, drow);
-    store16 (finish16 (a2, PARAM_ARGS), sx + 32, ch, alpha_pos, srow, drow);
-    store16 (finish16 (a3, PARAM_ARGS), sx + 48, ch, alpha_pos, srow, drow);
+    store16 (finish16 (a0, PARAM_ARGS), sx, alpha_pos, srow, drow);
+    store16 (finish16 (a1, PARAM_ARGS), sx + 16, alpha_pos, srow, drow);
+    store16 (finish16 (a2, PARAM_ARGS), sx + 32, alpha_pos, srow, drow);
+    store16 (finish16 (a3, PARAM_ARGS), sx + 48, alpha_pos, srow, drow);
   } else {
     int end = min (sx + STRIP, rowlen);
 
@@ -289,10 +305,10 @@ hpass_strips (__global const uchar * src, uint soff, int sstride,
       acc_t c = COEF (taps[t]);
       __global const sample_t *p = srow + sx + taps[t].x * ch;
 
-      a0 += c * convert_acc16 (vload16 (0, p));
-      a1 += c * convert_acc16 (vload16 (1, p));
-      a2 += c * convert_acc16 (vload16 (2, p));
-      a3 += c * convert_acc16 (vload16 (3, p));
+      a0 += c * convert_acc16 (LOAD16 (0, p));
+      a1 += c * convert_acc16 (LOAD16 (1, p));
+      a2 += c * convert_acc16 (LOAD16 (2, p));
+      a3 += c * convert_acc16 (LOAD16 (3, p));
     }
     vstore16 (a0, 0, trow + sx);
     vstore16 (a1, 0, trow + sx + 16);
@@ -356,10 +372,10 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
       a2 += c * vload16 (2, p);
       a3 += c * vload16 (3, p);
     }
-    store16 (finish16 (a0, PARAM_ARGS), sx, ch, alpha_pos, srow, drow);
-    store16 (finish16 (a1, PARAM_ARGS), sx + 16, ch, alpha_pos, srow, drow);
-    store16 (finish16 (a2, PARAM_ARGS), sx + 32, ch, alpha_pos, srow, drow);
-    store16 (finish16 (a3, PARAM_ARGS), sx + 48, ch, alpha_pos, srow, drow);
+    store16 (finish16 (a0, PARAM_ARGS), sx, alpha_pos, srow, drow);
+    store16 (finish16 (a1, PARAM_ARGS), sx + 16, alpha_pos, srow, drow);
+    store16 (finish16 (a2, PARAM_ARGS), sx + 32, alpha_pos, srow, drow);
+    store16 (finish16 (a3, PARAM_ARGS), sx + 48, alpha_pos, srow, drow);
   } else {
     for (int s = sx; s < rowlen; s++) {
       acc_t acc = 0;
