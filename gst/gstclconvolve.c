@@ -75,6 +75,7 @@ enum
 #define STRIP 64
 #define TILE_W 64
 #define TILE_H 16
+#define SEP_ROWS 32
 
 typedef struct
 {
@@ -86,7 +87,7 @@ typedef struct
 
 typedef struct
 {
-  cl_kernel strips, tile, hpass, vpass;
+  cl_kernel strips, tile, hpass, vpass, sep;
 } ConvKernels;
 
 struct _GstClConvolve
@@ -538,6 +539,8 @@ gst_cl_convolve_reset (GstClBaseFilter * filter)
         clReleaseKernel (k->hpass);
       if (k->vpass)
         clReleaseKernel (k->vpass);
+      if (k->sep)
+        clReleaseKernel (k->sep);
       memset (k, 0, sizeof (*k));
     }
   }
@@ -648,8 +651,9 @@ get_kernels (GstClConvolve * self, GstClConvolveBorder border,
       "hpass_strips");
   k->vpass = gst_cl_base_filter_create_kernel (filter, program,
       "vpass_strips");
+  k->sep = gst_cl_base_filter_create_kernel (filter, program, "sep_strips");
   clReleaseProgram (program);
-  if (!k->strips || !k->tile || !k->hpass || !k->vpass) {
+  if (!k->strips || !k->tile || !k->hpass || !k->vpass || !k->sep) {
     gst_cl_convolve_reset (filter);
     return NULL;
   }
@@ -772,7 +776,9 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   cl_int apos = pl->alpha_pos, rx = k->width / 2, ry = k->height / 2;
   gsize rowlen = (gsize) width * ch;
   gsize gsize_[2] = { (rowlen + STRIP - 1) / STRIP, height };
-  const gsize *local = NULL;
+  /* CPU devices: one work-item per work-group, else PoCL may put the whole
+   * range in one work-group (one thread) */
+  static const gsize cpu_local[2] = { 1, 1 };
   ArgSetter a = { 0, 0, CL_SUCCESS };
   cl_int err;
 
@@ -786,8 +792,6 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     gdouble rowsum = 0;
     gint j;
 
-    if (!ensure_tmp (self, ctx, (gsize) tpitch * height * 4))
-      return FALSE;
     for (j = 0; j < k->width; j++)
       rowsum += k->row[j];
     /* a row of border pixels after the row pass, for the column pass */
@@ -795,6 +799,36 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
       border_row.i = (cl_int) (rowsum * bval);
     else
       border_row.f = (cl_float) (rowsum * bval);
+
+    if (!self->use_tile) {
+      /* CPU: both passes in one kernel, no intermediate buffer */
+      gsize g[2] = { gsize_[0], (height + SEP_ROWS - 1) / SEP_ROWS };
+
+      a.kernel = ks->sep;
+      plane_args (&a, in, p);
+      plane_args (&a, out, p);
+      arg (&a, sizeof (width), &width);
+      arg (&a, sizeof (height), &height);
+      arg (&a, sizeof (ch), &ch);
+      arg (&a, sizeof (apos), &apos);
+      arg (&a, sizeof (cl_mem), &self->taps_row);
+      arg (&a, sizeof (cl_int), &self->nrow);
+      arg (&a, sizeof (rx), &rx);
+      arg (&a, sizeof (cl_mem), &self->taps_col);
+      arg (&a, sizeof (cl_int), &self->ncol);
+      arg (&a, sizeof (ry), &ry);
+      arg (&a, sizeof (bval), &bval);
+      arg (&a, sizeof (border_row), &border_row);
+      param_args (&a, k);
+      if (a.err == CL_SUCCESS)
+        a.err = clEnqueueNDRangeKernel (ctx->queue, ks->sep, 2, NULL, g,
+            cpu_local, 0, NULL, NULL);
+      return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
+          "clEnqueueNDRangeKernel", "Could not run the separable convolution");
+    }
+
+    if (!ensure_tmp (self, ctx, (gsize) tpitch * height * 4))
+      return FALSE;
 
     a.kernel = ks->hpass;
     plane_args (&a, in, p);
@@ -880,7 +914,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   err = a.err;
   if (err == CL_SUCCESS)
     err = clEnqueueNDRangeKernel (ctx->queue, ks->strips, 2, NULL, gsize_,
-        local, 0, NULL, NULL);
+        cpu_local, 0, NULL, NULL);
   return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
       "clEnqueueNDRangeKernel", "Could not run the convolution");
 }

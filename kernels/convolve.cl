@@ -389,3 +389,111 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
     }
   }
 }
+
+/* Separable matrices on CPU devices: both passes fused, no intermediate
+ * buffer. A work-item owns STRIP samples x SEP_ROWS rows; it runs the row
+ * pass on each input row once (into a ring of 32 rows, enough for a 31-row
+ * column pass) and the column pass from the ring. */
+#define SEP_ROWS 32
+#define RING 32
+
+/* Row pass of input row @yy (or the border row) for samples [sx, sx+STRIP) */
+inline void
+row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
+    int rowlen, int width, int ch, int rx, __constant int4 * taps, int ntaps,
+    int bval, acc_t border_row, acc16_t * h)
+{
+  __global const sample_t *srow;
+
+  if (yy < 0) {
+    h[0] = h[1] = h[2] = h[3] = (acc16_t) border_row;
+    return;
+  }
+  srow = ROW (sbase, sstride, yy);
+  if (sx >= rx * ch && sx + STRIP + rx * ch <= rowlen) {
+    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+
+    for (int t = 0; t < ntaps; t++) {
+      acc_t c = COEF (taps[t]);
+      __global const sample_t *p = srow + sx + taps[t].x * ch;
+
+      a0 += c * convert_acc16 (LOAD16 (0, p));
+      a1 += c * convert_acc16 (LOAD16 (1, p));
+      a2 += c * convert_acc16 (LOAD16 (2, p));
+      a3 += c * convert_acc16 (LOAD16 (3, p));
+    }
+    h[0] = a0;
+    h[1] = a1;
+    h[2] = a2;
+    h[3] = a3;
+  } else {
+    acc_t tmp[STRIP];
+
+    for (int i = 0; i < STRIP; i++) {
+      int s = sx + i, x = s / ch, c = s - x * ch;
+      acc_t acc = 0;
+
+      for (int t = 0; t < ntaps && s < rowlen; t++) {
+        int mx = map_index (x + taps[t].x, width);
+        acc += COEF (taps[t]) * (acc_t) (mx < 0 ? bval : srow[mx * ch + c]);
+      }
+      tmp[i] = acc;
+    }
+    for (int i = 0; i < 4; i++)
+      h[i] = vload16 (i, tmp);
+  }
+}
+
+__kernel void
+sep_strips (__global const uchar * src, uint soff, int sstride,
+    __global uchar * dst, uint doff, int dstride, int width, int height,
+    int ch, int alpha_pos, __constant int4 * row_taps, int nrow, int rx,
+    __constant int4 * col_taps, int ncol, int ry, int bval,
+    acc_t border_row, PARAMS)
+{
+  int sx = get_global_id (0) * STRIP, y0 = get_global_id (1) * SEP_ROWS;
+  int rowlen = width * ch, y1 = min (y0 + SEP_ROWS, height);
+  __global const uchar *sbase = src + soff;
+  acc16_t ring[RING][4];
+
+  if (sx >= rowlen || y0 >= height)
+    return;
+  /* ring row k holds input row y0 - ry + k */
+  for (int k = 0; k < 2 * ry; k++)
+    row_pass (sbase, sstride, map_index (y0 - ry + k, height), sx, rowlen,
+        width, ch, rx, row_taps, nrow, bval, border_row, ring[k & (RING - 1)]);
+
+  for (int y = y0; y < y1; y++) {
+    int k = y - y0 + 2 * ry;
+    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    __global const sample_t *srow = ROW (sbase, sstride, y);
+    __global sample_t *drow = (__global sample_t *) (dst + doff + y * dstride);
+
+    row_pass (sbase, sstride, map_index (y + ry, height), sx, rowlen, width,
+        ch, rx, row_taps, nrow, bval, border_row, ring[k & (RING - 1)]);
+    for (int t = 0; t < ncol; t++) {
+      acc_t c = COEF (col_taps[t]);
+      int r = (y - y0 + ry + col_taps[t].y) & (RING - 1);
+
+      a0 += c * ring[r][0];
+      a1 += c * ring[r][1];
+      a2 += c * ring[r][2];
+      a3 += c * ring[r][3];
+    }
+    if (sx + STRIP <= rowlen) {
+      store16 (finish16 (a0, PARAM_ARGS), sx, alpha_pos, srow, drow);
+      store16 (finish16 (a1, PARAM_ARGS), sx + 16, alpha_pos, srow, drow);
+      store16 (finish16 (a2, PARAM_ARGS), sx + 32, alpha_pos, srow, drow);
+      store16 (finish16 (a3, PARAM_ARGS), sx + 48, alpha_pos, srow, drow);
+    } else {
+      int v[STRIP];
+
+      vstore16 (finish16 (a0, PARAM_ARGS), 0, v);
+      vstore16 (finish16 (a1, PARAM_ARGS), 1, v);
+      vstore16 (finish16 (a2, PARAM_ARGS), 2, v);
+      vstore16 (finish16 (a3, PARAM_ARGS), 3, v);
+      for (int s = sx; s < rowlen; s++)
+        drow[s] = (s % ch) == alpha_pos ? srow[s] : (sample_t) v[s - sx];
+    }
+  }
+}
