@@ -76,6 +76,10 @@ enum
 #define TILE_W 64
 #define TILE_H 16
 #define SEP_ROWS 32
+#ifndef STRIPS_LX
+#define STRIPS_LX 1
+#define STRIPS_LY 8
+#endif
 
 typedef struct
 {
@@ -779,6 +783,8 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   /* CPU devices: one work-item per work-group, else PoCL may put the whole
    * range in one work-group (one thread) */
   static const gsize cpu_local[2] = { 1, 1 };
+  static const gsize strips_local[2] = { STRIPS_LX, STRIPS_LY };
+  gsize gstrips[2];
   ArgSetter a = { 0, 0, CL_SUCCESS };
   cl_int err;
 
@@ -900,6 +906,8 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   }
 
   a.kernel = ks->strips;
+  gstrips[0] = gst_cl_global_size (gsize_[0], strips_local[0]);
+  gstrips[1] = gst_cl_global_size (gsize_[1], strips_local[1]);
   plane_args (&a, in, p);
   plane_args (&a, out, p);
   arg (&a, sizeof (width), &width);
@@ -913,8 +921,8 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   param_args (&a, k);
   err = a.err;
   if (err == CL_SUCCESS)
-    err = clEnqueueNDRangeKernel (ctx->queue, ks->strips, 2, NULL, gsize_,
-        cpu_local, 0, NULL, NULL);
+    err = clEnqueueNDRangeKernel (ctx->queue, ks->strips, 2, NULL, gstrips,
+        strips_local, 0, NULL, NULL);
   return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
       "clEnqueueNDRangeKernel", "Could not run the convolution");
 }

@@ -326,7 +326,8 @@ GST_START_TEST (test_kernel_sizes)
 
 GST_END_TEST;
 
-/* the same frame through the separable and the forced 2-D path */
+/* the same frame through the separable path (CPU fused kernel), the forced
+ * 2-D path and the GPU variant's two-pass separable path */
 GST_START_TEST (test_separable)
 {
   static const gdouble int_sep[15] = { 1, 0, -1, 2, 0, -2, 3, 0, -3, 2, 0,
@@ -337,7 +338,7 @@ GST_START_TEST (test_separable)
   for (c = 0; c < 5; c++) {
     GstVideoFormat format = c % 2 ? GST_VIDEO_FORMAT_RGBA :
         GST_VIDEO_FORMAT_GRAY16_LE;
-    GstBuffer *in, *out[2];
+    GstBuffer *in, *out[3];
     GstVideoInfo info, oinfo;
     GstBuffer *expected;
     guint8 *tol;
@@ -366,19 +367,22 @@ GST_START_TEST (test_separable)
       p.border = c;
 
     in = test_frame_new (format, 203, 117, TEST_LAYOUT_PADDED, c, &info);
-    for (pass = 0; pass < 2; pass++) {
+    for (pass = 0; pass < 3; pass++) {
+      static const gchar *names[] = { "separable", "2-D", "gpu separable" };
       GstHarness *h;
 
-      g_setenv (SEPARABLE_ENV, pass ? "0" : "1", TRUE);
+      g_setenv (SEPARABLE_ENV, pass == 1 ? "0" : "1", TRUE);
+      g_setenv (VARIANT_ENV, pass == 2 ? "gpu" : "cpu", TRUE);
       h = harness_new (format, 203, 117);
       apply_params (h->element, &p);
       fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
           GST_FLOW_OK);
       out[pass] = gst_harness_pull (h);
-      check_output (in, &info, out[pass], &p, pass ? "2-D" : "separable");
+      check_output (in, &info, out[pass], &p, names[pass]);
       gst_harness_teardown (h);
     }
     g_unsetenv (SEPARABLE_ENV);
+    g_unsetenv (VARIANT_ENV);
 
     /* and with each other: equal but where +-1 is allowed */
     r = (RefConvolve) {
@@ -388,18 +392,18 @@ GST_START_TEST (test_separable)
     expected = gst_buffer_copy_deep (in);
     tol = ref_convolve_frame (&r, in, &info, expected, FALSE);
     info_of (out[0], format, 203, 117, &oinfo);
-    {
+    for (pass = 1; pass < 3; pass++) {
       GstVideoInfo oinfo1;
-      info_of (out[1], format, 203, 117, &oinfo1);
-      fail_unless_equals_int (ref_convolve_compare (out[0], &oinfo, out[1],
+      info_of (out[pass], format, 203, 117, &oinfo1);
+      fail_unless_equals_int (ref_convolve_compare (out[0], &oinfo, out[pass],
               &oinfo1, tol, "separable vs 2-D"), 0);
+      if (ref_convolve_is_integer (&r))
+        fail_unless (test_frames_equal (out[0], out[pass], &oinfo));
     }
-    if (ref_convolve_is_integer (&r))
-      fail_unless (test_frames_equal (out[0], out[1], &oinfo));
     g_free (tol);
     gst_buffer_unref (expected);
-    gst_buffer_unref (out[0]);
-    gst_buffer_unref (out[1]);
+    for (pass = 0; pass < 3; pass++)
+      gst_buffer_unref (out[pass]);
     gst_buffer_unref (in);
   }
 }
