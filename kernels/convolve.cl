@@ -161,22 +161,42 @@ store16 (int16 v, int s, int alpha_pos, __global const sample_t * srow,
   STORE16 (convert_sample16_sat (v), drow + s);
 }
 
-/* One output sample the slow way: every tap through map_index */
-inline acc_t
-conv_scalar (__global const uchar * src, int sstride, int width, int height,
-    int ch, int s, int y, __constant int4 * taps, int ntaps, int bval)
-{
-  int x = s / ch, c = s - x * ch;
-  acc_t acc = 0;
+/* Edge strips: samples [sx - rxs, sx + STRIP + rxs) of row @yy mapped
+ * through the border rule into @buf (one mapping per sample, not per tap),
+ * so the taps still run as vectors */
+#define MAX_APRON (15 * 4)
+#define BUF_LEN (STRIP + 2 * MAX_APRON)
 
-  for (int t = 0; t < ntaps; t++) {
-    int4 tp = taps[t];
-    int mx = map_index (x + tp.x, width), my = map_index (y + tp.y, height);
-    acc_t v = (mx < 0 || my < 0) ? bval :
-        ROW (src, sstride, my)[mx * ch + c];
-    acc += COEF (tp) * v;
+inline void
+gather_row (__global const uchar * sbase, int sstride, int yy, int sx,
+    int rxs, int width, int ch, int bval, sample_t * buf)
+{
+  __global const sample_t *srow = yy < 0 ? 0 : ROW (sbase, sstride, yy);
+
+  for (int i = 0; i < STRIP + 2 * rxs; i++) {
+    int s = sx - rxs + i;
+    int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
+    int mx = map_index (px, width);
+
+    buf[i] = (mx < 0 || yy < 0) ? (sample_t) bval : srow[mx * ch + s - px * ch];
   }
-  return acc;
+}
+
+/* Stores the first @n of 64 results, keeping channel @alpha_pos */
+inline void
+store_tail (acc16_t a0, acc16_t a1, acc16_t a2, acc16_t a3, int sx, int n,
+    int ch, int alpha_pos, __global const sample_t * srow,
+    __global sample_t * drow, PARAMS)
+{
+  int v[STRIP];
+
+  vstore16 (finish16 (a0, PARAM_ARGS), 0, v);
+  vstore16 (finish16 (a1, PARAM_ARGS), 1, v);
+  vstore16 (finish16 (a2, PARAM_ARGS), 2, v);
+  vstore16 (finish16 (a3, PARAM_ARGS), 3, v);
+  for (int i = 0; i < n; i++)
+    drow[sx + i] = ((sx + i) % ch) == alpha_pos ? srow[sx + i] :
+        (sample_t) v[i];
 }
 
 __kernel void
@@ -224,13 +244,28 @@ conv2d_strips (__global const uchar * src, uint soff, int sstride,
     store16 (finish16 (a2, PARAM_ARGS), sx + 32, alpha_pos, srow, drow);
     store16 (finish16 (a3, PARAM_ARGS), sx + 48, alpha_pos, srow, drow);
   } else {
-    int end = min (sx + STRIP, rowlen);
+    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    sample_t buf[BUF_LEN];
+    int cur_dy = -1000;
 
-    for (int s = sx; s < end; s++) {
-      int v = finish (conv_scalar (sbase, sstride, width, height, ch, s, y,
-              taps, ntaps, bval), PARAM_ARGS);
-      drow[s] = (s % ch) == alpha_pos ? srow[s] : (sample_t) v;
+    for (int t = 0; t < ntaps; t++) {
+      int4 tp = taps[t];
+      acc_t c = COEF (tp);
+      sample_t *p;
+
+      if (tp.y != cur_dy) {
+        cur_dy = tp.y;
+        gather_row (sbase, sstride, map_index (y + tp.y, height), sx, rxs,
+            width, ch, bval, buf);
+      }
+      p = buf + rxs + tp.x * ch;
+      a0 += c * convert_acc16 (vload16 (0, p));
+      a1 += c * convert_acc16 (vload16 (1, p));
+      a2 += c * convert_acc16 (vload16 (2, p));
+      a3 += c * convert_acc16 (vload16 (3, p));
     }
+    store_tail (a0, a1, a2, a3, sx, min (STRIP, rowlen - sx), ch, alpha_pos,
+        srow, drow, PARAM_ARGS);
   }
 }
 
@@ -427,20 +462,23 @@ row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
     h[2] = a2;
     h[3] = a3;
   } else {
-    acc_t tmp[STRIP];
+    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    sample_t buf[BUF_LEN];
 
-    for (int i = 0; i < STRIP; i++) {
-      int s = sx + i, x = s / ch, c = s - x * ch;
-      acc_t acc = 0;
+    gather_row (sbase, sstride, yy, sx, rx * ch, width, ch, bval, buf);
+    for (int t = 0; t < ntaps; t++) {
+      acc_t c = COEF (taps[t]);
+      sample_t *p = buf + rx * ch + taps[t].x * ch;
 
-      for (int t = 0; t < ntaps && s < rowlen; t++) {
-        int mx = map_index (x + taps[t].x, width);
-        acc += COEF (taps[t]) * (acc_t) (mx < 0 ? bval : srow[mx * ch + c]);
-      }
-      tmp[i] = acc;
+      a0 += c * convert_acc16 (vload16 (0, p));
+      a1 += c * convert_acc16 (vload16 (1, p));
+      a2 += c * convert_acc16 (vload16 (2, p));
+      a3 += c * convert_acc16 (vload16 (3, p));
     }
-    for (int i = 0; i < 4; i++)
-      h[i] = vload16 (i, tmp);
+    h[0] = a0;
+    h[1] = a1;
+    h[2] = a2;
+    h[3] = a3;
   }
 }
 
@@ -486,14 +524,8 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
       store16 (finish16 (a2, PARAM_ARGS), sx + 32, alpha_pos, srow, drow);
       store16 (finish16 (a3, PARAM_ARGS), sx + 48, alpha_pos, srow, drow);
     } else {
-      int v[STRIP];
-
-      vstore16 (finish16 (a0, PARAM_ARGS), 0, v);
-      vstore16 (finish16 (a1, PARAM_ARGS), 1, v);
-      vstore16 (finish16 (a2, PARAM_ARGS), 2, v);
-      vstore16 (finish16 (a3, PARAM_ARGS), 3, v);
-      for (int s = sx; s < rowlen; s++)
-        drow[s] = (s % ch) == alpha_pos ? srow[s] : (sample_t) v[s - sx];
+      store_tail (a0, a1, a2, a3, sx, rowlen - sx, ch, alpha_pos, srow, drow,
+          PARAM_ARGS);
     }
   }
 }
