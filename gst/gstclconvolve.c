@@ -120,6 +120,7 @@ struct _GstClConvolve
   guint n_planes;
   cl_mem taps2d, taps_row, taps_col;
   gint n2d, nrow, ncol;
+  cl_int direct;                /* sparse matrix: taps read the frame */
   cl_mem tmp;                   /* separable intermediate, per caps */
   gsize tmp_size;
   ConvKernels kernels[4][2];    /* [border][integer], made on first use */
@@ -688,14 +689,19 @@ upload_taps (GstClConvolve * self)
       (self));
   const GstClConvolveKernel *k = self->frame_kernel;
   cl_int taps[GST_CL_CONVOLVE_MAX_TAPS * 4];
-  gint rx = k->width / 2, ry = k->height / 2, i, j, n = 0;
+  gint rx = k->width / 2, ry = k->height / 2, i, j, n = 0, rows = 0;
   cl_int err;
 
-  for (i = 0; i < k->height; i++)
+  for (i = 0; i < k->height; i++) {
+    gint before = n;
     for (j = 0; j < k->width; j++)
       if (k->coef[i * k->width + j] != 0)
         pack_tap (&taps[4 * n++], j - rx, i - ry, k->coef[i * k->width + j]);
+    rows += n > before;
+  }
   self->n2d = n;
+  /* widening a row to float once pays off from about 2.5 taps per row */
+  self->direct = 2 * n < 5 * rows;
   err = clEnqueueWriteBuffer (ctx->queue, self->taps2d, CL_TRUE, 0,
       MAX (n, 1) * sizeof (cl_int4), taps, 0, NULL, NULL);
   if (err == CL_SUCCESS && k->separable) {
@@ -918,6 +924,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   arg (&a, sizeof (cl_int), &self->n2d);
   arg (&a, sizeof (rx), &rx);
   arg (&a, sizeof (bval), &bval);
+  arg (&a, sizeof (self->direct), &self->direct);
   param_args (&a, k);
   err = a.err;
   if (err == CL_SUCCESS)

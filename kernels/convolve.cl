@@ -161,24 +161,39 @@ store16 (int16 v, int s, int alpha_pos, __global const sample_t * srow,
   STORE16 (convert_sample16_sat (v), drow + s);
 }
 
-/* Edge strips: samples [sx - rxs, sx + STRIP + rxs) of row @yy mapped
- * through the border rule into @buf (one mapping per sample, not per tap),
- * so the taps still run as vectors */
+/* Samples [sx - rxs, sx + STRIP + rxs) of row @yy (-1: the border value)
+ * widened to acc_t once, so that taps cost one load and one multiply-add:
+ * vector conversion when the span lies inside the row, else one border
+ * mapping per sample (never one per tap) */
 #define MAX_APRON (15 * 4)
 #define BUF_LEN (STRIP + 2 * MAX_APRON)
+typedef acc16_t __attribute__ ((aligned (4))) uacc16_t;
+#define PLOAD16(p) (*(const uacc16_t *) (p))
 
 inline void
-gather_row (__global const uchar * sbase, int sstride, int yy, int sx,
-    int rxs, int width, int ch, int bval, sample_t * buf)
+fill_row (__global const uchar * sbase, int sstride, int yy, int sx, int rxs,
+    int rowlen, int width, int ch, int bval, acc_t * buf)
 {
-  __global const sample_t *srow = yy < 0 ? 0 : ROW (sbase, sstride, yy);
+  int n = STRIP + 2 * rxs;
 
-  for (int i = 0; i < STRIP + 2 * rxs; i++) {
-    int s = sx - rxs + i;
-    int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
-    int mx = map_index (px, width);
+  if (yy >= 0 && sx >= rxs && sx + STRIP + rxs <= rowlen) {
+    __global const sample_t *p = ROW (sbase, sstride, yy) + sx - rxs;
+    int i = 0;
 
-    buf[i] = (mx < 0 || yy < 0) ? (sample_t) bval : srow[mx * ch + s - px * ch];
+    for (; i + 16 <= n; i += 16)
+      *(uacc16_t *) (buf + i) = convert_acc16 (LOAD16 (0, p + i));
+    for (; i < n; i++)
+      buf[i] = p[i];
+  } else {
+    __global const sample_t *srow = yy < 0 ? 0 : ROW (sbase, sstride, yy);
+
+    for (int i = 0; i < n; i++) {
+      int s = sx - rxs + i;
+      int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
+      int mx = map_index (px, width);
+
+      buf[i] = (mx < 0 || yy < 0) ? bval : srow[mx * ch + s - px * ch];
+    }
   }
 }
 
@@ -203,7 +218,7 @@ __kernel void
 conv2d_strips (__global const uchar * src, uint soff, int sstride,
     __global uchar * dst, uint doff, int dstride, int width, int height,
     int ch, int alpha_pos, __constant int4 * taps, int ntaps, int rx,
-    int bval, PARAMS)
+    int bval, int direct, PARAMS)
 {
   int sx = get_global_id (0) * STRIP, y = get_global_id (1);
   int rowlen = width * ch, rxs = rx * ch;
@@ -216,56 +231,62 @@ conv2d_strips (__global const uchar * src, uint soff, int sstride,
   srow = ROW (sbase, sstride, y);
   drow = (__global sample_t *) (dst + doff + y * dstride);
 
-  if (sx >= rxs && sx + STRIP + rxs <= rowlen) {
+  {
     acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-
-    for (int t = 0; t < ntaps; t++) {
-      int4 tp = taps[t];
-      acc_t c = COEF (tp);
-      int yy = map_index (y + tp.y, height);
-      __global const sample_t *p;
-
-      if (yy < 0) {
-        acc16_t b = (acc16_t) (c * bval);
-        a0 += b;
-        a1 += b;
-        a2 += b;
-        a3 += b;
-        continue;
-      }
-      p = ROW (sbase, sstride, yy) + sx + tp.x * ch;
-      a0 += c * convert_acc16 (LOAD16 (0, p));
-      a1 += c * convert_acc16 (LOAD16 (1, p));
-      a2 += c * convert_acc16 (LOAD16 (2, p));
-      a3 += c * convert_acc16 (LOAD16 (3, p));
-    }
-    store16 (finish16 (a0, PARAM_ARGS), sx, alpha_pos, srow, drow);
-    store16 (finish16 (a1, PARAM_ARGS), sx + 16, alpha_pos, srow, drow);
-    store16 (finish16 (a2, PARAM_ARGS), sx + 32, alpha_pos, srow, drow);
-    store16 (finish16 (a3, PARAM_ARGS), sx + 48, alpha_pos, srow, drow);
-  } else {
-    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    sample_t buf[BUF_LEN];
+    acc_t buf[BUF_LEN];
     int cur_dy = -1000;
 
+    /* sparse matrices (few taps per row, e.g. motion blur): taps read the
+     * frame directly where the apron is inside the row */
+    if (direct && sx >= rxs && sx + STRIP + rxs <= rowlen) {
+      for (int t = 0; t < ntaps; t++) {
+        int4 tp = taps[t];
+        acc_t c = COEF (tp);
+        int yy = map_index (y + tp.y, height);
+        __global const sample_t *p;
+
+        if (yy < 0) {
+          acc16_t b = (acc16_t) (c * bval);
+          a0 += b;
+          a1 += b;
+          a2 += b;
+          a3 += b;
+          continue;
+        }
+        p = ROW (sbase, sstride, yy) + sx + tp.x * ch;
+        a0 += c * convert_acc16 (LOAD16 (0, p));
+        a1 += c * convert_acc16 (LOAD16 (1, p));
+        a2 += c * convert_acc16 (LOAD16 (2, p));
+        a3 += c * convert_acc16 (LOAD16 (3, p));
+      }
+      ntaps = 0;
+    }
+    /* taps come in row order: one row fill per kernel row */
     for (int t = 0; t < ntaps; t++) {
       int4 tp = taps[t];
       acc_t c = COEF (tp);
-      sample_t *p;
+      const acc_t *q;
 
       if (tp.y != cur_dy) {
         cur_dy = tp.y;
-        gather_row (sbase, sstride, map_index (y + tp.y, height), sx, rxs,
-            width, ch, bval, buf);
+        fill_row (sbase, sstride, map_index (y + tp.y, height), sx, rxs,
+            rowlen, width, ch, bval, buf);
       }
-      p = buf + rxs + tp.x * ch;
-      a0 += c * convert_acc16 (vload16 (0, p));
-      a1 += c * convert_acc16 (vload16 (1, p));
-      a2 += c * convert_acc16 (vload16 (2, p));
-      a3 += c * convert_acc16 (vload16 (3, p));
+      q = buf + rxs + tp.x * ch;
+      a0 += c * PLOAD16 (q);
+      a1 += c * PLOAD16 (q + 16);
+      a2 += c * PLOAD16 (q + 32);
+      a3 += c * PLOAD16 (q + 48);
     }
-    store_tail (a0, a1, a2, a3, sx, min (STRIP, rowlen - sx), ch, alpha_pos,
-        srow, drow, PARAM_ARGS);
+    if (sx + STRIP <= rowlen) {
+      store16 (finish16 (a0, PARAM_ARGS), sx, alpha_pos, srow, drow);
+      store16 (finish16 (a1, PARAM_ARGS), sx + 16, alpha_pos, srow, drow);
+      store16 (finish16 (a2, PARAM_ARGS), sx + 32, alpha_pos, srow, drow);
+      store16 (finish16 (a3, PARAM_ARGS), sx + 48, alpha_pos, srow, drow);
+    } else {
+      store_tail (a0, a1, a2, a3, sx, rowlen - sx, ch, alpha_pos, srow, drow,
+          PARAM_ARGS);
+    }
   }
 }
 
@@ -438,48 +459,27 @@ row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
     int rowlen, int width, int ch, int rx, __constant int4 * taps, int ntaps,
     int bval, acc_t border_row, acc16_t * h)
 {
-  __global const sample_t *srow;
+  acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  acc_t buf[BUF_LEN];
 
   if (yy < 0) {
     h[0] = h[1] = h[2] = h[3] = (acc16_t) border_row;
     return;
   }
-  srow = ROW (sbase, sstride, yy);
-  if (sx >= rx * ch && sx + STRIP + rx * ch <= rowlen) {
-    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  fill_row (sbase, sstride, yy, sx, rx * ch, rowlen, width, ch, bval, buf);
+  for (int t = 0; t < ntaps; t++) {
+    acc_t c = COEF (taps[t]);
+    const acc_t *q = buf + rx * ch + taps[t].x * ch;
 
-    for (int t = 0; t < ntaps; t++) {
-      acc_t c = COEF (taps[t]);
-      __global const sample_t *p = srow + sx + taps[t].x * ch;
-
-      a0 += c * convert_acc16 (LOAD16 (0, p));
-      a1 += c * convert_acc16 (LOAD16 (1, p));
-      a2 += c * convert_acc16 (LOAD16 (2, p));
-      a3 += c * convert_acc16 (LOAD16 (3, p));
-    }
-    h[0] = a0;
-    h[1] = a1;
-    h[2] = a2;
-    h[3] = a3;
-  } else {
-    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    sample_t buf[BUF_LEN];
-
-    gather_row (sbase, sstride, yy, sx, rx * ch, width, ch, bval, buf);
-    for (int t = 0; t < ntaps; t++) {
-      acc_t c = COEF (taps[t]);
-      sample_t *p = buf + rx * ch + taps[t].x * ch;
-
-      a0 += c * convert_acc16 (vload16 (0, p));
-      a1 += c * convert_acc16 (vload16 (1, p));
-      a2 += c * convert_acc16 (vload16 (2, p));
-      a3 += c * convert_acc16 (vload16 (3, p));
-    }
-    h[0] = a0;
-    h[1] = a1;
-    h[2] = a2;
-    h[3] = a3;
+    a0 += c * PLOAD16 (q);
+    a1 += c * PLOAD16 (q + 16);
+    a2 += c * PLOAD16 (q + 32);
+    a3 += c * PLOAD16 (q + 48);
   }
+  h[0] = a0;
+  h[1] = a1;
+  h[2] = a2;
+  h[3] = a3;
 }
 
 __kernel void
