@@ -7,7 +7,7 @@
  * integer coefficient) in row order, zeros left out, so changing the matrix
  * needs no rebuild. Arithmetic (shared with tests/reference/convolve.c):
  *   INTEGER=1: exact integer sum; v = round_half_away(n / d + bias)
- *   INTEGER=0: float sum in tap order; v = round_half_away(acc / d + bias)
+ *   INTEGER=0: float sum in tap order; v = round_half_away(acc * (1/d) + bias)
  * with |.| applied to n / d before the bias when `absolute`, then
  * saturated to the sample range.
  *
@@ -70,8 +70,8 @@ typedef float16 acc16_t;
 #endif
 
 /* arithmetic constants of the current matrix */
-#define PARAMS float fdiv, float fbias, int idiv, int ibias, int absolute
-#define PARAM_ARGS fdiv, fbias, idiv, ibias, absolute
+#define PARAMS float finv, float fbias, int idiv, int ibias, int absolute
+#define PARAM_ARGS finv, fbias, idiv, ibias, absolute
 
 /* Source index for i in [0, n), or -1 for "the border value" */
 inline int
@@ -106,7 +106,7 @@ finish (acc_t acc, PARAMS)
   q = (2 * (int) abs (n) + d) / (2 * d);
   return clamp (n < 0 ? -q : q, 0, MAXV);
 #else
-  float v = acc / fdiv;
+  float v = acc * finv;
   if (absolute)
     v = fabs (v);
   return (int) clamp (v + (fbias + 0.5f), 0.0f, (float) MAXV);
@@ -127,6 +127,8 @@ finish16 (acc16_t acc, PARAMS)
   if (absolute)
     n = select (n, -n, n < 0);
   n = clamp (n + ibias * d, 0, (MAXV + 1) * d);
+  if (d == 1)
+    return min (n, MAXV);
   num = 2 * n + d;
   q = convert_int16 (convert_float16 (num) * (0.5f / d));
   r = num - q * 2 * d;
@@ -136,7 +138,7 @@ finish16 (acc16_t acc, PARAMS)
 #else
   /* results below 0 saturate to 0, so truncating v + 0.5 rounds half away
    * from zero wherever it matters */
-  float16 v = acc / fdiv;
+  float16 v = acc * finv;
   if (absolute)
     v = fabs (v);
   return convert_int16 (clamp (v + (fbias + 0.5f), 0.0f, (float) MAXV));
