@@ -15,15 +15,20 @@
  * -D BORDER=0..3 (clamp, reflect-101, wrap, constant), -D INTEGER=0|1.
  *
  * Kernels:
- *   conv2d_strips (CPU): a work-item filters STRIP samples of a row with
- *     16-wide vectors; strips whose apron lies inside the row have no
- *     per-tap border test (rows are mapped once per tap), the few strips
- *     touching the left/right edge take a scalar path.
+ *   conv2d_strips (CPU): a work-item filters STRIP samples of a row with four
+ *     16-wide accumulators, no local memory, no barriers. For each kernel
+ *     row the source span (strip + apron) is widened to acc_t once
+ *     (fill_row: vector conversion inside the frame, one border mapping per
+ *     sample only for strips touching the left/right edge, never one per
+ *     tap); sparse matrices (`direct`) read interior taps from the frame.
+ *   sep_strips (CPU): separable matrices, both 1-D passes fused: a
+ *     work-item owns STRIP samples x SEP_ROWS rows and keeps the row pass
+ *     in a private ring of 32 rows.
  *   conv2d_tile (GPU): a 16x16 work-group loads a tile of 64x16 samples plus
  *     its apron into local memory (border mapping at load time), each
  *     work-item computes 4 samples.
- *   hpass_strips / vpass_strips: the two 1-D passes of separable kernels
- *     through an intermediate buffer of acc_t. */
+ *   hpass_strips / vpass_strips (GPU): the two 1-D passes of separable
+ *     matrices through an intermediate buffer of acc_t. */
 
 #ifndef DEPTH16
 #define DEPTH16 0
