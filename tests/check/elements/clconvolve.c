@@ -317,6 +317,15 @@ GST_START_TEST (test_kernel_sizes)
           size * 4 + i);
       p.border = (size / 2 + i) % 4;
       p.border_value = 3 * size;
+      /* a negative divisor on the integer path; a fractional bias and
+       * magnitudes on the float path */
+      if (i == 3) {
+        p.divisor = -size;
+        p.bias = 200;
+      } else if (i == 2) {
+        p.bias = 10.5;
+        p.absolute = TRUE;
+      }
       run_case (i % 2 ? GST_VIDEO_FORMAT_RGB : GST_VIDEO_FORMAT_GRAY8,
           size < 9 ? 97 : 3 * size + 2, i == 0 ? 61 : 7,
           TEST_LAYOUT_MISALIGNED, &p, size + i);
