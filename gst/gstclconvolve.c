@@ -75,7 +75,7 @@ enum
 #define STRIP 64
 #define TILE_W 64
 #define TILE_H 16
-#define SEP_ROWS 32
+#define SEP_ROWS 64
 #ifndef STRIPS_LX
 #define STRIPS_LX 1
 #define STRIPS_LY 8

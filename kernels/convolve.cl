@@ -457,7 +457,7 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
  * buffer. A work-item owns STRIP samples x SEP_ROWS rows; it runs the row
  * pass on each input row once (into a ring of 32 rows, enough for a 31-row
  * column pass) and the column pass from the ring. */
-#define SEP_ROWS 32
+#define SEP_ROWS 64
 #define RING 32
 
 /* Row pass of input row @yy (or the border row) for samples [sx, sx+STRIP) */
