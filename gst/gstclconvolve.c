@@ -32,7 +32,6 @@
 #include "config.h"
 #endif
 
-#include <math.h>
 #include <string.h>
 
 #include "gstclconvolve.h"
@@ -76,10 +75,8 @@ enum
 #define TILE_W 64
 #define TILE_H 16
 #define SEP_ROWS 64
-#ifndef STRIPS_LX
-#define STRIPS_LX 1
+#define STRIPS_LX 1           /* strips work-group: 1x8 */
 #define STRIPS_LY 8
-#endif
 
 typedef struct
 {
@@ -531,33 +528,21 @@ static void
 gst_cl_convolve_reset (GstClBaseFilter * filter)
 {
   GstClConvolve *self = GST_CL_CONVOLVE (filter);
-  guint b, i;
+  cl_kernel *kernels = (cl_kernel *) self->kernels;
+  cl_mem *mems[] = { &self->taps2d, &self->taps_row, &self->taps_col,
+    &self->tmp
+  };
+  guint i;
 
-  for (b = 0; b < 4; b++) {
-    for (i = 0; i < 2; i++) {
-      ConvKernels *k = &self->kernels[b][i];
-      if (k->strips)
-        clReleaseKernel (k->strips);
-      if (k->tile)
-        clReleaseKernel (k->tile);
-      if (k->hpass)
-        clReleaseKernel (k->hpass);
-      if (k->vpass)
-        clReleaseKernel (k->vpass);
-      if (k->sep)
-        clReleaseKernel (k->sep);
-      memset (k, 0, sizeof (*k));
-    }
+  for (i = 0; i < sizeof (self->kernels) / sizeof (cl_kernel); i++)
+    if (kernels[i])
+      clReleaseKernel (kernels[i]);
+  memset (self->kernels, 0, sizeof (self->kernels));
+  for (i = 0; i < G_N_ELEMENTS (mems); i++) {
+    if (*mems[i])
+      clReleaseMemObject (*mems[i]);
+    *mems[i] = NULL;
   }
-  if (self->taps2d)
-    clReleaseMemObject (self->taps2d);
-  if (self->taps_row)
-    clReleaseMemObject (self->taps_row);
-  if (self->taps_col)
-    clReleaseMemObject (self->taps_col);
-  if (self->tmp)
-    clReleaseMemObject (self->tmp);
-  self->taps2d = self->taps_row = self->taps_col = self->tmp = NULL;
   self->tmp_size = 0;
   self->frame_generation = 0;
 }
