@@ -1,37 +1,1000 @@
-/* Placeholder for clconvolve: a passthrough until the element lands. */
+/* GStreamer
+ * clconvolve: 2-D convolution of video frames on OpenCL.
+ */
+/**
+ * SECTION:element-clconvolve
+ * @title: clconvolve
+ *
+ * Convolves video frames with a matrix of up to 31x31 coefficients on an
+ * OpenCL device: a user matrix (#GstClConvolve:kernel) or a preset (box,
+ * gaussian, sharpen, laplacian, sobel, emboss, edge, motion blur). Output
+ * frames have the input caps. Alpha (and x padding) passes through; on YUV
+ * formats luma is filtered and chroma copied unless #GstClConvolve:chroma
+ * is `filter`. Separable matrices run as two 1-D passes. The identity
+ * matrix makes the element passthrough.
+ *
+ * Results are rounded half away from zero and saturated; integer matrices
+ * are exact, float matrices may differ by 1 from the exact result where it
+ * lies within a small window of a .5 boundary (see docs/clconvolve.md).
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! clconvolve preset=gaussian sigma=2 ! videoconvert ! autovideosink
+ * ]| A blurred camera view.
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=1 ! video/x-raw,format=GRAY8 ! clconvolve preset=sobel-x absolute=true ! pngenc ! filesink location=edges.png
+ * ]| A sobel edge image written to a PNG.
+ * |[
+ * gst-launch-1.0 videotestsrc ! clconvolve kernel="<0,-1,0,-1,5,-1,0,-1,0>" border=mirror ! autovideosink
+ * ]| A custom sharpening matrix.
+ */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "gstclconvolve.h"
+#include "gstclconvolvekernel.h"
 #include "gstclelements.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_convolve_debug);
+#define GST_CAT_DEFAULT gst_cl_convolve_debug
+
+#define DEFAULT_PROP_PRESET GST_CL_CONVOLVE_PRESET_IDENTITY
+#define DEFAULT_PROP_KERNEL_WIDTH 0
+#define DEFAULT_PROP_KERNEL_HEIGHT 0
+#define DEFAULT_PROP_DIVISOR 0.0
+#define DEFAULT_PROP_BIAS 0.0
+#define DEFAULT_PROP_SIGMA 1.0
+#define DEFAULT_PROP_RADIUS 0
+#define DEFAULT_PROP_ABSOLUTE FALSE
+#define DEFAULT_PROP_BORDER GST_CL_CONVOLVE_BORDER_CLAMP
+#define DEFAULT_PROP_BORDER_VALUE 0
+#define DEFAULT_PROP_CHROMA GST_CL_CONVOLVE_CHROMA_COPY
+
+enum
+{
+  PROP_0,
+  PROP_KERNEL,
+  PROP_KERNEL_WIDTH,
+  PROP_KERNEL_HEIGHT,
+  PROP_DIVISOR,
+  PROP_BIAS,
+  PROP_PRESET,
+  PROP_SIGMA,
+  PROP_RADIUS,
+  PROP_ABSOLUTE,
+  PROP_BORDER,
+  PROP_BORDER_VALUE,
+  PROP_CHROMA,
+};
+
+/* samples per work-item of the strip kernels, tile of conv2d_tile */
+#define STRIP 64
+#define TILE_W 64
+#define TILE_H 16
+#define SEP_ROWS 64
+#define STRIPS_LX 1           /* strips work-group: 1x8 */
+#define STRIPS_LY 8
+
+typedef struct
+{
+  gint width, height;           /* pixels */
+  gint ch;                      /* samples per pixel */
+  gint alpha_pos;               /* channel copied unfiltered, or -1 */
+  gboolean chroma;              /* a YUV chroma plane */
+} ConvPlane;
+
+typedef struct
+{
+  cl_kernel strips, tile, hpass, vpass, sep;
+} ConvKernels;
 
 struct _GstClConvolve
 {
   GstClBaseFilter parent;
+
+  /* properties, under the object lock */
+  GstClConvolvePreset preset;
+  GArray *user_kernel;          /* gdouble, as set */
+  gint kernel_width, kernel_height;
+  gdouble divisor, bias, sigma;
+  gint radius;
+  gboolean absolute;
+  GstClConvolveBorder border;
+  guint border_value;
+  GstClConvolveChroma chroma;
+  GstClConvolveKernel *kernel;  /* in effect */
+  guint generation;             /* bumped when @kernel changes */
+
+  /* streaming thread */
+  GstClConvolveKernel *frame_kernel;    /* snapshot uploaded to the taps */
+  guint frame_generation;
+  gboolean use_tile, allow_separable;
+  gboolean depth16;
+  ConvPlane planes[GST_VIDEO_MAX_PLANES];
+  guint n_planes;
+  cl_mem taps2d, taps_row, taps_col;
+  gint n2d, nrow, ncol;
+  cl_int direct;                /* sparse matrix: taps read the frame */
+  cl_mem tmp;                   /* separable intermediate, per caps */
+  gsize tmp_size;
+  ConvKernels kernels[4][2];    /* [border][integer], made on first use */
 };
 
 G_DEFINE_TYPE (GstClConvolve, gst_cl_convolve, GST_TYPE_CL_BASE_FILTER);
-GST_ELEMENT_REGISTER_DEFINE (clconvolve, "clconvolve", GST_RANK_NONE, GST_TYPE_CL_CONVOLVE);
+GST_ELEMENT_REGISTER_DEFINE (clconvolve, "clconvolve", GST_RANK_NONE,
+    GST_TYPE_CL_CONVOLVE);
+
+#define FORMATS "{ GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, ARGB, ABGR, " \
+    "RGBx, BGRx, xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444 }"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("GRAY8")));
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("GRAY8")));
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
+
+static void gst_cl_convolve_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cl_convolve_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static void gst_cl_convolve_finalize (GObject * object);
+static gboolean gst_cl_convolve_set_info (GstClBaseFilter * filter,
+    GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
+    GstVideoInfo * out_info);
+static void gst_cl_convolve_reset (GstClBaseFilter * filter);
+static GstFlowReturn gst_cl_convolve_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf);
+static gboolean gst_cl_convolve_transform_size (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps,
+    gsize * othersize);
+
+#define PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
+    GST_PARAM_CONTROLLABLE)
 
 static void
 gst_cl_convolve_class_init (GstClConvolveClass * klass)
 {
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstClBaseFilterClass *filter_class = GST_CL_BASE_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_cl_convolve_set_property;
+  gobject_class->get_property = gst_cl_convolve_get_property;
+  gobject_class->finalize = gst_cl_convolve_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_KERNEL,
+      gst_param_spec_array ("kernel", "Kernel",
+          "Convolution matrix in row order, e.g. \"<0,-1,0,-1,5,-1,0,-1,0>\" "
+          "(odd width and height 1..31; a square unless kernel-width/height "
+          "say otherwise). Setting it selects preset=custom; reading it "
+          "gives the matrix in effect",
+          g_param_spec_double ("coefficient", "Coefficient",
+              "A coefficient", -G_MAXDOUBLE, G_MAXDOUBLE, 0,
+              G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS), PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_KERNEL_WIDTH,
+      g_param_spec_int ("kernel-width", "Kernel width",
+          "Columns of the custom kernel (odd; 0 = from the coefficient count)",
+          0, GST_CL_CONVOLVE_MAX_SIZE, DEFAULT_PROP_KERNEL_WIDTH, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_KERNEL_HEIGHT,
+      g_param_spec_int ("kernel-height", "Kernel height",
+          "Rows of the custom kernel (odd; 0 = from the coefficient count)",
+          0, GST_CL_CONVOLVE_MAX_SIZE, DEFAULT_PROP_KERNEL_HEIGHT,
+          PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_DIVISOR,
+      g_param_spec_double ("divisor", "Divisor",
+          "The sum is divided by this (0 = the sum of the coefficients, or 1 "
+          "when that sum is 0)", -G_MAXDOUBLE, G_MAXDOUBLE,
+          DEFAULT_PROP_DIVISOR, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_BIAS,
+      g_param_spec_double ("bias", "Bias",
+          "Added after the division (in sample units, e.g. 128 to show "
+          "signed 8-bit results)", -G_MAXDOUBLE, G_MAXDOUBLE,
+          DEFAULT_PROP_BIAS, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_PRESET,
+      g_param_spec_enum ("preset", "Preset", "Matrix to use",
+          gst_cl_convolve_preset_get_type (), DEFAULT_PROP_PRESET,
+          PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_SIGMA,
+      g_param_spec_double ("sigma", "Sigma",
+          "Standard deviation of the gaussian preset (pixels)", 0.1, 30.0,
+          DEFAULT_PROP_SIGMA, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_RADIUS,
+      g_param_spec_int ("radius", "Radius",
+          "Radius of the box and gaussian presets (0 = 1 for box, "
+          "ceil(3 sigma) for gaussian; at most 15)", 0, 15,
+          DEFAULT_PROP_RADIUS, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_ABSOLUTE,
+      g_param_spec_boolean ("absolute", "Absolute",
+          "Take the magnitude of the filtered value before adding the bias "
+          "(edge magnitudes from sobel/laplacian)", DEFAULT_PROP_ABSOLUTE,
+          PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_BORDER,
+      g_param_spec_enum ("border", "Border",
+          "How pixels outside the frame are made up",
+          gst_cl_convolve_border_get_type (), DEFAULT_PROP_BORDER,
+          PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_BORDER_VALUE,
+      g_param_spec_uint ("border-value", "Border value",
+          "Sample value outside the frame with border=constant (saturated "
+          "to the format's range)", 0, 65535, DEFAULT_PROP_BORDER_VALUE,
+          PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_CHROMA,
+      g_param_spec_enum ("chroma", "Chroma",
+          "YUV formats: copy chroma (filter luma only) or filter it too",
+          gst_cl_convolve_chroma_get_type (), DEFAULT_PROP_CHROMA,
+          PARAM_FLAGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "OpenCL convolve",
-      "Filter/Video", "Placeholder", "gst-opencl-filters");
-  GST_BASE_TRANSFORM_CLASS (klass)->passthrough_on_same_caps = TRUE;
+      "Filter/Effect/Video",
+      "Convolves video frames with a matrix or preset on an OpenCL device",
+      "gst-opencl-filters");
+
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform);
+  trans_class->transform_size =
+      GST_DEBUG_FUNCPTR (gst_cl_convolve_transform_size);
+  trans_class->passthrough_on_same_caps = FALSE;
+  filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_convolve_set_info);
+  filter_class->reset = GST_DEBUG_FUNCPTR (gst_cl_convolve_reset);
+
+  gst_type_mark_as_plugin_api (gst_cl_convolve_preset_get_type (), 0);
+  gst_type_mark_as_plugin_api (gst_cl_convolve_border_get_type (), 0);
+  gst_type_mark_as_plugin_api (gst_cl_convolve_chroma_get_type (), 0);
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_convolve_debug, "clconvolve", 0,
+      "OpenCL convolution");
+}
+
+/* Recomputes the matrix in effect from the properties (object lock held).
+ * On failure nothing changes and *@why says what is valid. */
+static gboolean
+rebuild_kernel (GstClConvolve * self, gchar ** why)
+{
+  GstClConvolveKernel *k = g_new0 (GstClConvolveKernel, 1);
+  gboolean ok;
+
+  if (self->preset == GST_CL_CONVOLVE_PRESET_CUSTOM) {
+    ok = gst_cl_convolve_kernel_set_matrix (k,
+        (const gdouble *) self->user_kernel->data, self->user_kernel->len,
+        self->kernel_width, self->kernel_height, why);
+  } else {
+    ok = gst_cl_convolve_preset_matrix (self->preset, self->sigma,
+        self->radius, k->coef, &k->width, &k->height);
+  }
+  ok = ok && gst_cl_convolve_kernel_derive (k, self->divisor, self->bias,
+      self->absolute, why);
+  if (ok) {
+    g_free (self->kernel);
+    self->kernel = k;
+    self->generation++;
+  } else {
+    g_free (k);
+  }
+  return ok;
 }
 
 static void
 gst_cl_convolve_init (GstClConvolve * self)
 {
+  gchar *why = NULL;
+
+  self->preset = DEFAULT_PROP_PRESET;
+  self->user_kernel = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  self->kernel_width = DEFAULT_PROP_KERNEL_WIDTH;
+  self->kernel_height = DEFAULT_PROP_KERNEL_HEIGHT;
+  self->divisor = DEFAULT_PROP_DIVISOR;
+  self->bias = DEFAULT_PROP_BIAS;
+  self->sigma = DEFAULT_PROP_SIGMA;
+  self->radius = DEFAULT_PROP_RADIUS;
+  self->absolute = DEFAULT_PROP_ABSOLUTE;
+  self->border = DEFAULT_PROP_BORDER;
+  self->border_value = DEFAULT_PROP_BORDER_VALUE;
+  self->chroma = DEFAULT_PROP_CHROMA;
+  self->frame_kernel = g_new0 (GstClConvolveKernel, 1);
+  rebuild_kernel (self, &why);
+  g_free (why);
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), TRUE);
+}
+
+static void
+gst_cl_convolve_finalize (GObject * object)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (object);
+
+  g_array_unref (self->user_kernel);
+  g_free (self->kernel);
+  g_free (self->frame_kernel);
+  G_OBJECT_CLASS (gst_cl_convolve_parent_class)->finalize (object);
+}
+
+/* GstValueArray of numbers -> doubles; FALSE if an entry is not a number */
+static gboolean
+array_to_doubles (const GValue * value, GArray * out, gchar ** why)
+{
+  guint i, n = gst_value_array_get_size (value);
+
+  g_array_set_size (out, 0);
+  for (i = 0; i < n; i++) {
+    const GValue *v = gst_value_array_get_value (value, i);
+    GValue d = G_VALUE_INIT;
+    gdouble c;
+
+    g_value_init (&d, G_TYPE_DOUBLE);
+    if (!g_value_type_transformable (G_VALUE_TYPE (v), G_TYPE_DOUBLE) ||
+        !g_value_transform (v, &d)) {
+      *why = g_strdup_printf ("coefficient %u is a %s, not a number", i,
+          G_VALUE_TYPE_NAME (v));
+      return FALSE;
+    }
+    c = g_value_get_double (&d);
+    g_array_append_val (out, c);
+  }
+  return TRUE;
+}
+
+static void
+gst_cl_convolve_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (object);
+  GArray *old_kernel = NULL;
+  GstClConvolvePreset old_preset;
+  gdouble old_double = 0;
+  gboolean changed, identity, deferred = FALSE;
+  gchar *why = NULL;
+
+  GST_OBJECT_LOCK (self);
+  old_preset = self->preset;
+  switch (prop_id) {
+    case PROP_KERNEL:
+      old_kernel = self->user_kernel;
+      self->user_kernel = g_array_new (FALSE, FALSE, sizeof (gdouble));
+      if (!array_to_doubles (value, self->user_kernel, &why)) {
+        changed = FALSE;
+        goto done;
+      }
+      self->preset = GST_CL_CONVOLVE_PRESET_CUSTOM;
+      break;
+    case PROP_KERNEL_WIDTH:
+      self->kernel_width = g_value_get_int (value);
+      deferred = TRUE;
+      break;
+    case PROP_KERNEL_HEIGHT:
+      self->kernel_height = g_value_get_int (value);
+      deferred = TRUE;
+      break;
+    case PROP_DIVISOR:
+      old_double = self->divisor;
+      self->divisor = g_value_get_double (value);
+      break;
+    case PROP_BIAS:
+      old_double = self->bias;
+      self->bias = g_value_get_double (value);
+      break;
+    case PROP_PRESET:
+      self->preset = g_value_get_enum (value);
+      break;
+    case PROP_SIGMA:
+      self->sigma = g_value_get_double (value);
+      break;
+    case PROP_RADIUS:
+      self->radius = g_value_get_int (value);
+      break;
+    case PROP_ABSOLUTE:
+      self->absolute = g_value_get_boolean (value);
+      break;
+    case PROP_BORDER:
+      self->border = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (self);
+      return;
+    case PROP_BORDER_VALUE:
+      self->border_value = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      return;
+    case PROP_CHROMA:
+      self->chroma = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (self);
+      return;
+    default:
+      GST_OBJECT_UNLOCK (self);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+  }
+
+  changed = rebuild_kernel (self, &why);
+  if (!changed && !deferred) {
+    /* keep the previous value of what was set */
+    self->preset = old_preset;
+    if (prop_id == PROP_KERNEL) {
+      g_array_unref (self->user_kernel);
+      self->user_kernel = old_kernel;
+      old_kernel = NULL;
+    } else if (prop_id == PROP_DIVISOR) {
+      self->divisor = old_double;
+    } else if (prop_id == PROP_BIAS) {
+      self->bias = old_double;
+    }
+  }
+
+done:
+  if (!changed && prop_id == PROP_KERNEL && old_kernel) {
+    g_array_unref (self->user_kernel);
+    self->user_kernel = old_kernel;
+    self->preset = old_preset;
+    old_kernel = NULL;
+  }
+  identity = self->kernel->identity;
+  GST_OBJECT_UNLOCK (self);
+
+  if (old_kernel)
+    g_array_unref (old_kernel);
+  if (!changed && deferred) {
+    /* width and height come before a kernel of the new size */
+    GST_INFO_OBJECT (self, "%s set; the kernel in effect is kept until the "
+        "coefficients match: %s", pspec->name, why);
+  } else if (!changed) {
+    g_warning ("clconvolve %s: invalid %s, keeping the previous kernel: %s",
+        GST_OBJECT_NAME (self), pspec->name, why);
+  }
+  g_free (why);
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), identity);
+}
+
+static void
+gst_cl_convolve_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_KERNEL:{
+      gint i, n = self->kernel->width * self->kernel->height;
+      GValue v = G_VALUE_INIT;
+
+      g_value_init (&v, G_TYPE_DOUBLE);
+      for (i = 0; i < n; i++) {
+        g_value_set_double (&v, self->kernel->coef[i]);
+        gst_value_array_append_value (value, &v);
+      }
+      g_value_unset (&v);
+      break;
+    }
+    case PROP_KERNEL_WIDTH:
+      g_value_set_int (value, self->kernel_width);
+      break;
+    case PROP_KERNEL_HEIGHT:
+      g_value_set_int (value, self->kernel_height);
+      break;
+    case PROP_DIVISOR:
+      g_value_set_double (value, self->divisor);
+      break;
+    case PROP_BIAS:
+      g_value_set_double (value, self->bias);
+      break;
+    case PROP_PRESET:
+      g_value_set_enum (value, self->preset);
+      break;
+    case PROP_SIGMA:
+      g_value_set_double (value, self->sigma);
+      break;
+    case PROP_RADIUS:
+      g_value_set_int (value, self->radius);
+      break;
+    case PROP_ABSOLUTE:
+      g_value_set_boolean (value, self->absolute);
+      break;
+    case PROP_BORDER:
+      g_value_set_enum (value, self->border);
+      break;
+    case PROP_BORDER_VALUE:
+      g_value_set_uint (value, self->border_value);
+      break;
+    case PROP_CHROMA:
+      g_value_set_enum (value, self->chroma);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* ---- streaming ---- */
+
+/* Output buffers made without a pool hold a frame of the output caps'
+ * default layout, whatever the input's strides (the default would copy the
+ * input's size, too small when its rows are padded differently) */
+static gboolean
+gst_cl_convolve_transform_size (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps,
+    gsize * othersize)
+{
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, othercaps))
+    return FALSE;
+  *othersize = info.size;
+  return TRUE;
+}
+
+static void
+gst_cl_convolve_reset (GstClBaseFilter * filter)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (filter);
+  cl_kernel *kernels = (cl_kernel *) self->kernels;
+  cl_mem *mems[] = { &self->taps2d, &self->taps_row, &self->taps_col,
+    &self->tmp
+  };
+  guint i;
+
+  for (i = 0; i < sizeof (self->kernels) / sizeof (cl_kernel); i++)
+    if (kernels[i])
+      clReleaseKernel (kernels[i]);
+  memset (self->kernels, 0, sizeof (self->kernels));
+  for (i = 0; i < G_N_ELEMENTS (mems); i++) {
+    if (*mems[i])
+      clReleaseMemObject (*mems[i]);
+    *mems[i] = NULL;
+  }
+  self->tmp_size = 0;
+  self->frame_generation = 0;
+}
+
+static cl_mem
+new_taps (GstClConvolve * self, GstClContext * ctx, gsize n)
+{
+  cl_int err;
+  cl_mem mem = clCreateBuffer (ctx->context, CL_MEM_READ_ONLY,
+      n * sizeof (cl_int4), NULL, &err);
+
+  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+          "clCreateBuffer", "Could not allocate the convolution matrix"))
+    return NULL;
+  return mem;
+}
+
+static gboolean
+gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
+    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (filter);
+  GstClContext *ctx = gst_cl_base_filter_get_context (filter);
+  const GstVideoFormatInfo *f = in_info->finfo;
+  const gchar *env;
+  guint p;
+
+  self->depth16 = GST_VIDEO_FORMAT_INFO_DEPTH (f, 0) > 8;
+  self->n_planes = GST_VIDEO_INFO_N_PLANES (in_info);
+  for (p = 0; p < self->n_planes; p++) {
+    ConvPlane *pl = &self->planes[p];
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+    gst_video_format_info_component (f, p, comp);
+    pl->width = GST_VIDEO_INFO_COMP_WIDTH (in_info, comp[0]);
+    pl->height = GST_VIDEO_INFO_COMP_HEIGHT (in_info, comp[0]);
+    pl->ch = GST_VIDEO_FORMAT_INFO_PSTRIDE (f, comp[0]) /
+        (self->depth16 ? 2 : 1);
+    pl->chroma = GST_VIDEO_FORMAT_INFO_IS_YUV (f) && comp[0] != 0;
+    pl->alpha_pos = -1;
+    if (GST_VIDEO_FORMAT_INFO_IS_RGB (f) && pl->ch == 4) {
+      /* the alpha byte, or the x byte: the one R, G and B leave */
+      pl->alpha_pos = GST_VIDEO_FORMAT_INFO_HAS_ALPHA (f) ?
+          GST_VIDEO_FORMAT_INFO_POFFSET (f, GST_VIDEO_COMP_A) :
+          6 - GST_VIDEO_FORMAT_INFO_POFFSET (f, 0) -
+          GST_VIDEO_FORMAT_INFO_POFFSET (f, 1) -
+          GST_VIDEO_FORMAT_INFO_POFFSET (f, 2);
+    }
+  }
+
+  /* local-memory tiles where local memory is real; a CPU device gets the
+   * strip kernels */
+  env = g_getenv (GST_CL_CONVOLVE_VARIANT_ENV);
+  self->use_tile = ctx->local_mem_is_dedicated && gst_cl_context_is_gpu (ctx);
+  if (env && g_str_equal (env, "gpu"))
+    self->use_tile = TRUE;
+  else if (env && g_str_equal (env, "cpu"))
+    self->use_tile = FALSE;
+  self->use_tile = self->use_tile && ctx->max_work_group_size >= 256;
+  env = g_getenv (GST_CL_CONVOLVE_SEPARABLE_ENV);
+  self->allow_separable = !(env && g_str_equal (env, "0"));
+  GST_INFO_OBJECT (self, "%s kernels, separable path %s",
+      self->use_tile ? "local-memory tile" : "strip",
+      self->allow_separable ? "on" : "off");
+
+  self->taps2d = new_taps (self, ctx, GST_CL_CONVOLVE_MAX_TAPS);
+  self->taps_row = new_taps (self, ctx, GST_CL_CONVOLVE_MAX_SIZE);
+  self->taps_col = new_taps (self, ctx, GST_CL_CONVOLVE_MAX_SIZE);
+  self->frame_generation = 0;
+  return self->taps2d && self->taps_row && self->taps_col;
+}
+
+/* The kernels for @border and the integer/float path, built (or taken from
+ * the program cache) the first time they are needed */
+static ConvKernels *
+get_kernels (GstClConvolve * self, GstClConvolveBorder border,
+    gboolean integer)
+{
+  GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
+  ConvKernels *k = &self->kernels[border][integer ? 1 : 0];
+  cl_program program;
+  gchar *options;
+
+  if (k->strips)
+    return k;
+  options = g_strdup_printf ("-D DEPTH16=%d -D BORDER=%d -D INTEGER=%d",
+      self->depth16 ? 1 : 0, border, integer ? 1 : 0);
+  program = gst_cl_base_filter_get_program (filter, "convolve.cl", options);
+  g_free (options);
+  if (!program)
+    return NULL;
+  k->strips = gst_cl_base_filter_create_kernel (filter, program,
+      "conv2d_strips");
+  k->tile = gst_cl_base_filter_create_kernel (filter, program, "conv2d_tile");
+  k->hpass = gst_cl_base_filter_create_kernel (filter, program,
+      "hpass_strips");
+  k->vpass = gst_cl_base_filter_create_kernel (filter, program,
+      "vpass_strips");
+  k->sep = gst_cl_base_filter_create_kernel (filter, program, "sep_strips");
+  clReleaseProgram (program);
+  if (!k->strips || !k->tile || !k->hpass || !k->vpass || !k->sep) {
+    gst_cl_convolve_reset (filter);
+    return NULL;
+  }
+  return k;
+}
+
+static void
+pack_tap (cl_int * t, gint dx, gint dy, gdouble c)
+{
+  union
+  {
+    cl_float f;
+    cl_int i;
+  } u;
+
+  u.f = (cl_float) c;
+  t[0] = dx;
+  t[1] = dy;
+  t[2] = u.i;
+  t[3] = (cl_int) c;
+}
+
+/* Writes the snapshot's taps; zeros are left out (no work for them) */
+static gboolean
+upload_taps (GstClConvolve * self)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  const GstClConvolveKernel *k = self->frame_kernel;
+  cl_int taps[GST_CL_CONVOLVE_MAX_TAPS * 4];
+  gint rx = k->width / 2, ry = k->height / 2, i, j, n = 0, rows = 0;
+  cl_int err;
+
+  for (i = 0; i < k->height; i++) {
+    gint before = n;
+    for (j = 0; j < k->width; j++)
+      if (k->coef[i * k->width + j] != 0)
+        pack_tap (&taps[4 * n++], j - rx, i - ry, k->coef[i * k->width + j]);
+    rows += n > before;
+  }
+  self->n2d = n;
+  /* widening a row to float once pays off from about 2.5 taps per row */
+  self->direct = 2 * n < 5 * rows;
+  err = clEnqueueWriteBuffer (ctx->queue, self->taps2d, CL_TRUE, 0,
+      MAX (n, 1) * sizeof (cl_int4), taps, 0, NULL, NULL);
+  if (err == CL_SUCCESS && k->separable) {
+    for (j = 0, n = 0; j < k->width; j++)
+      if (k->row[j] != 0)
+        pack_tap (&taps[4 * n++], j - rx, 0, k->row[j]);
+    self->nrow = n;
+    err = clEnqueueWriteBuffer (ctx->queue, self->taps_row, CL_TRUE, 0,
+        MAX (n, 1) * sizeof (cl_int4), taps, 0, NULL, NULL);
+  }
+  if (err == CL_SUCCESS && k->separable) {
+    for (i = 0, n = 0; i < k->height; i++)
+      if (k->col[i] != 0)
+        pack_tap (&taps[4 * n++], 0, i - ry, k->col[i]);
+    self->ncol = n;
+    err = clEnqueueWriteBuffer (ctx->queue, self->taps_col, CL_TRUE, 0,
+        MAX (n, 1) * sizeof (cl_int4), taps, 0, NULL, NULL);
+  }
+  return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+      "clEnqueueWriteBuffer", "Could not upload the convolution matrix");
+}
+
+/* clSetKernelArg in order; stops at the first error */
+typedef struct
+{
+  cl_kernel kernel;
+  cl_uint index;
+  cl_int err;
+} ArgSetter;
+
+static void
+arg (ArgSetter * a, gsize size, const void *value)
+{
+  if (a->err == CL_SUCCESS)
+    a->err = clSetKernelArg (a->kernel, a->index++, size, value);
+}
+
+static void
+plane_args (ArgSetter * a, const GstClFrame * frame, guint plane)
+{
+  if (a->err == CL_SUCCESS)
+    a->err = gst_cl_frame_set_plane_args (frame, plane, a->kernel, &a->index);
+}
+
+static void
+param_args (ArgSetter * a, const GstClConvolveKernel * k)
+{
+  /* a multiply by the reciprocal: off by at most an ulp from a division,
+   * within the float path's tolerance, and much cheaper per sample */
+  cl_float finv = 1.0 / k->divisor, fbias = k->bias;
+  cl_int idiv = k->idivisor, ibias = k->ibias, absolute = k->absolute;
+
+  arg (a, sizeof (finv), &finv);
+  arg (a, sizeof (fbias), &fbias);
+  arg (a, sizeof (idiv), &idiv);
+  arg (a, sizeof (ibias), &ibias);
+  arg (a, sizeof (absolute), &absolute);
+}
+
+static gboolean
+ensure_tmp (GstClConvolve * self, GstClContext * ctx, gsize size)
+{
+  cl_int err;
+
+  if (self->tmp && self->tmp_size >= size)
+    return TRUE;
+  if (self->tmp)
+    clReleaseMemObject (self->tmp);
+  self->tmp = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, size, NULL,
+      &err);
+  self->tmp_size = self->tmp ? size : 0;
+  return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+      "clCreateBuffer", "Could not allocate the separable pass buffer");
+}
+
+static gboolean
+filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
+    guint p, GstClFrame * in, GstClFrame * out, cl_int bval)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  const GstClConvolveKernel *k = self->frame_kernel;
+  cl_int width = pl->width, height = pl->height, ch = pl->ch;
+  cl_int apos = pl->alpha_pos, rx = k->width / 2, ry = k->height / 2;
+  gsize rowlen = (gsize) width * ch;
+  gsize gsize_[2] = { (rowlen + STRIP - 1) / STRIP, height };
+  /* CPU devices: one work-item per work-group, else PoCL may put the whole
+   * range in one work-group (one thread) */
+  static const gsize cpu_local[2] = { 1, 1 };
+  static const gsize strips_local[2] = { STRIPS_LX, STRIPS_LY };
+  gsize gstrips[2];
+  ArgSetter a = { 0, 0, CL_SUCCESS };
+  cl_int err;
+
+  if (k->separable && self->allow_separable) {
+    cl_int tpitch = gst_cl_round_up (rowlen, STRIP);
+    union
+    {
+      cl_float f;
+      cl_int i;
+    } border_row;
+    gdouble rowsum = 0;
+    gint j;
+
+    for (j = 0; j < k->width; j++)
+      rowsum += k->row[j];
+    /* a row of border pixels after the row pass, for the column pass */
+    if (k->integer)
+      border_row.i = (cl_int) (rowsum * bval);
+    else
+      border_row.f = (cl_float) (rowsum * bval);
+
+    if (!self->use_tile) {
+      /* CPU: both passes in one kernel, no intermediate buffer */
+      gsize g[2] = { gsize_[0], (height + SEP_ROWS - 1) / SEP_ROWS };
+
+      a.kernel = ks->sep;
+      plane_args (&a, in, p);
+      plane_args (&a, out, p);
+      arg (&a, sizeof (width), &width);
+      arg (&a, sizeof (height), &height);
+      arg (&a, sizeof (ch), &ch);
+      arg (&a, sizeof (apos), &apos);
+      arg (&a, sizeof (cl_mem), &self->taps_row);
+      arg (&a, sizeof (cl_int), &self->nrow);
+      arg (&a, sizeof (rx), &rx);
+      arg (&a, sizeof (cl_mem), &self->taps_col);
+      arg (&a, sizeof (cl_int), &self->ncol);
+      arg (&a, sizeof (ry), &ry);
+      arg (&a, sizeof (bval), &bval);
+      arg (&a, sizeof (border_row), &border_row);
+      param_args (&a, k);
+      if (a.err == CL_SUCCESS)
+        a.err = clEnqueueNDRangeKernel (ctx->queue, ks->sep, 2, NULL, g,
+            cpu_local, 0, NULL, NULL);
+      return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
+          "clEnqueueNDRangeKernel", "Could not run the separable convolution");
+    }
+
+    if (!ensure_tmp (self, ctx, (gsize) tpitch * height * 4))
+      return FALSE;
+
+    a.kernel = ks->hpass;
+    plane_args (&a, in, p);
+    arg (&a, sizeof (cl_mem), &self->tmp);
+    arg (&a, sizeof (tpitch), &tpitch);
+    arg (&a, sizeof (width), &width);
+    arg (&a, sizeof (height), &height);
+    arg (&a, sizeof (ch), &ch);
+    arg (&a, sizeof (cl_mem), &self->taps_row);
+    arg (&a, sizeof (cl_int), &self->nrow);
+    arg (&a, sizeof (rx), &rx);
+    arg (&a, sizeof (bval), &bval);
+    if (a.err == CL_SUCCESS)
+      a.err = clEnqueueNDRangeKernel (ctx->queue, ks->hpass, 2, NULL, gsize_,
+          NULL, 0, NULL, NULL);
+
+    a.kernel = ks->vpass;
+    a.index = 0;
+    arg (&a, sizeof (cl_mem), &self->tmp);
+    arg (&a, sizeof (tpitch), &tpitch);
+    plane_args (&a, in, p);
+    plane_args (&a, out, p);
+    arg (&a, sizeof (width), &width);
+    arg (&a, sizeof (height), &height);
+    arg (&a, sizeof (ch), &ch);
+    arg (&a, sizeof (apos), &apos);
+    arg (&a, sizeof (cl_mem), &self->taps_col);
+    arg (&a, sizeof (cl_int), &self->ncol);
+    arg (&a, sizeof (border_row), &border_row);
+    param_args (&a, k);
+    if (a.err == CL_SUCCESS)
+      a.err = clEnqueueNDRangeKernel (ctx->queue, ks->vpass, 2, NULL, gsize_,
+          NULL, 0, NULL, NULL);
+    return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
+        "clEnqueueNDRangeKernel", "Could not run the separable convolution");
+  }
+
+  if (self->use_tile) {
+    gsize tile_bytes = (gsize) (TILE_W + 2 * rx * ch) * (TILE_H + 2 * ry) *
+        (self->depth16 ? 2 : 1);
+    static const gsize tile_local[2] = { 16, 16 };
+
+    if (tile_bytes <= ctx->local_mem_size) {
+      gsize g[2] = { ((rowlen + TILE_W - 1) / TILE_W) * 16,
+        gst_cl_global_size (height, TILE_H)
+      };
+
+      a.kernel = ks->tile;
+      plane_args (&a, in, p);
+      plane_args (&a, out, p);
+      arg (&a, sizeof (width), &width);
+      arg (&a, sizeof (height), &height);
+      arg (&a, sizeof (ch), &ch);
+      arg (&a, sizeof (apos), &apos);
+      arg (&a, sizeof (cl_mem), &self->taps2d);
+      arg (&a, sizeof (cl_int), &self->n2d);
+      arg (&a, sizeof (rx), &rx);
+      arg (&a, sizeof (ry), &ry);
+      arg (&a, sizeof (bval), &bval);
+      param_args (&a, k);
+      arg (&a, tile_bytes, NULL);
+      err = a.err;
+      if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel (ctx->queue, ks->tile, 2, NULL, g,
+            tile_local, 0, NULL, NULL);
+      return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+          "clEnqueueNDRangeKernel", "Could not run the convolution");
+    }
+  }
+
+  a.kernel = ks->strips;
+  gstrips[0] = gst_cl_global_size (gsize_[0], strips_local[0]);
+  gstrips[1] = gst_cl_global_size (gsize_[1], strips_local[1]);
+  plane_args (&a, in, p);
+  plane_args (&a, out, p);
+  arg (&a, sizeof (width), &width);
+  arg (&a, sizeof (height), &height);
+  arg (&a, sizeof (ch), &ch);
+  arg (&a, sizeof (apos), &apos);
+  arg (&a, sizeof (cl_mem), &self->taps2d);
+  arg (&a, sizeof (cl_int), &self->n2d);
+  arg (&a, sizeof (rx), &rx);
+  arg (&a, sizeof (bval), &bval);
+  arg (&a, sizeof (self->direct), &self->direct);
+  param_args (&a, k);
+  err = a.err;
+  if (err == CL_SUCCESS)
+    err = clEnqueueNDRangeKernel (ctx->queue, ks->strips, 2, NULL, gstrips,
+        strips_local, 0, NULL, NULL);
+  return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+      "clEnqueueNDRangeKernel", "Could not run the convolution");
+}
+
+/* Chroma planes left unfiltered: a device-side rectangle copy */
+static gboolean
+copy_plane (GstClConvolve * self, const ConvPlane * pl, guint p,
+    GstClFrame * in, GstClFrame * out)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  gsize bps = self->depth16 ? 2 : 1;
+  gsize src_origin[3] = { in->offset[p], 0, 0 };
+  gsize dst_origin[3] = { out->offset[p], 0, 0 };
+  gsize region[3] = { (gsize) pl->width * pl->ch * bps, pl->height, 1 };
+  cl_int err;
+
+  err = clEnqueueCopyBufferRect (ctx->queue, in->mem, out->mem, src_origin,
+      dst_origin, region, in->stride[p], 0, out->stride[p], 0, 0, NULL, NULL);
+  return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+      "clEnqueueCopyBufferRect", "Could not copy a chroma plane");
+}
+
+static GstFlowReturn
+gst_cl_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstClConvolve *self = GST_CL_CONVOLVE (trans);
+  GstClBaseFilter *filter = GST_CL_BASE_FILTER (trans);
+  const GstVideoInfo *info = gst_cl_base_filter_get_in_info (filter);
+  GstClConvolveBorder border;
+  GstClConvolveChroma chroma;
+  GstClFrame in, out;
+  ConvKernels *ks;
+  gboolean changed = FALSE, ok = TRUE;
+  cl_int bval;
+  guint p;
+
+  /* the matrix in effect for this whole frame */
+  GST_OBJECT_LOCK (self);
+  if (self->frame_generation != self->generation) {
+    *self->frame_kernel = *self->kernel;
+    self->frame_generation = self->generation;
+    changed = TRUE;
+  }
+  border = self->border;
+  bval = MIN (self->border_value, self->depth16 ? 65535 : 255);
+  chroma = self->chroma;
+  GST_OBJECT_UNLOCK (self);
+
+  if (changed && !upload_taps (self))
+    return GST_FLOW_ERROR;
+  ks = get_kernels (self, border, self->frame_kernel->integer);
+  if (!ks)
+    return GST_FLOW_ERROR;
+
+  if (!gst_cl_frame_map_input (filter, inbuf, info, &in))
+    goto map_failed_in;
+  if (!gst_cl_frame_map_output (filter, outbuf, info, &out))
+    goto map_failed_out;
+
+  for (p = 0; p < self->n_planes && ok; p++) {
+    const ConvPlane *pl = &self->planes[p];
+
+    if (pl->chroma && chroma == GST_CL_CONVOLVE_CHROMA_COPY)
+      ok = copy_plane (self, pl, p, &in, &out);
+    else
+      ok = filter_plane (self, ks, pl, p, &in, &out, bval);
+  }
+  ok = ok && gst_cl_frame_finish_output (filter, &out);
+
+  gst_cl_frame_unmap (filter, &out);
+  gst_cl_frame_unmap (filter, &in);
+  return ok ? GST_FLOW_OK : GST_FLOW_ERROR;
+
+map_failed_out:
+  gst_cl_frame_unmap (filter, &out);
+map_failed_in:
+  gst_cl_frame_unmap (filter, &in);
+  return GST_FLOW_ERROR;
 }

@@ -1,4 +1,538 @@
-/* convolve.cl: placeholder, replaced by the clconvolve element's kernels. */
-__kernel void placeholder (__global uchar * data)
+/* convolve.cl: 2-D convolution of one image plane (clconvolve).
+ *
+ * A plane is worked on as rows of samples: a pixel of CH interleaved
+ * channels is CH consecutive samples, so a horizontal tap dx reads dx*CH
+ * samples away and one code path serves GRAY, RGB(A) and NV12's UV plane.
+ * Taps come from a buffer of int4 (dx, dy, float bits of the coefficient,
+ * integer coefficient) in row order, zeros left out, so changing the matrix
+ * needs no rebuild. Arithmetic (shared with tests/reference/convolve.c):
+ *   INTEGER=1: exact integer sum; v = round_half_away(n / d + bias)
+ *   INTEGER=0: float sum in tap order; v = round_half_away(acc * (1/d) + bias)
+ * with |.| applied to n / d before the bias when `absolute`, then
+ * saturated to the sample range.
+ *
+ * Options: -D DEPTH16=0|1 (8- or 16-bit little-endian samples),
+ * -D BORDER=0..3 (clamp, reflect-101, wrap, constant), -D INTEGER=0|1.
+ *
+ * Kernels:
+ *   conv2d_strips (CPU): a work-item filters STRIP samples of a row with four
+ *     16-wide accumulators, no local memory, no barriers. For each kernel
+ *     row the source span (strip + apron) is widened to acc_t once
+ *     (fill_row: vector conversion inside the frame, one border mapping per
+ *     sample only for strips touching the left/right edge, never one per
+ *     tap); sparse matrices (`direct`) read interior taps from the frame.
+ *   sep_strips (CPU): separable matrices, both 1-D passes fused: a
+ *     work-item owns STRIP samples x SEP_ROWS rows and keeps the row pass
+ *     in a private ring of 32 rows.
+ *   conv2d_tile (GPU): a 16x16 work-group loads a tile of 64x16 samples plus
+ *     its apron into local memory (border mapping at load time), each
+ *     work-item computes 4 samples.
+ *   hpass_strips / vpass_strips (GPU): the two 1-D passes of separable
+ *     matrices through an intermediate buffer of acc_t. */
+
+#ifndef DEPTH16
+#define DEPTH16 0
+#endif
+#ifndef BORDER
+#define BORDER 0
+#endif
+#ifndef INTEGER
+#define INTEGER 0
+#endif
+
+#define STRIP 64
+
+#if DEPTH16
+typedef ushort sample_t;
+typedef ushort16 sample16_t;
+#define MAXV 65535
+#define convert_sample16_sat convert_ushort16_sat
+#define convert_sample_sat convert_ushort_sat
+#else
+typedef uchar sample_t;
+typedef uchar16 sample16_t;
+#define MAXV 255
+#define convert_sample16_sat convert_uchar16_sat
+#define convert_sample_sat convert_uchar_sat
+#endif
+
+/* 16-wide unaligned loads/stores as single vector moves (vload16 and
+ * vstore16 of 8/16-bit types become element-wise accesses on PoCL) */
+typedef sample16_t __attribute__ ((aligned (1))) usample16_t;
+#define LOAD16(i, p) (*(__global const usample16_t *) ((p) + 16 * (i)))
+#define STORE16(v, p) (*(__global usample16_t *) (p) = (v))
+
+#if INTEGER
+typedef int acc_t;
+typedef int16 acc16_t;
+#define convert_acc16 convert_int16
+#define COEF(t) ((t).w)
+#else
+typedef float acc_t;
+typedef float16 acc16_t;
+#define convert_acc16 convert_float16
+#define COEF(t) as_float ((t).z)
+#endif
+
+/* arithmetic constants of the current matrix */
+#define PARAMS float finv, float fbias, int idiv, int ibias, int absolute
+#define PARAM_ARGS finv, fbias, idiv, ibias, absolute
+
+/* Source index for i in [0, n), or -1 for "the border value" */
+inline int
+map_index (int i, int n)
 {
+#if BORDER == 0
+  return clamp (i, 0, n - 1);
+#elif BORDER == 1
+  int p = 2 * n - 2;
+  if (p == 0)
+    return 0;
+  i = ((int) abs (i)) % p;
+  return i < n ? i : p - i;
+#elif BORDER == 2
+  i %= n;
+  return i < 0 ? i + n : i;
+#else
+  return (i < 0 || i >= n) ? -1 : i;
+#endif
+}
+
+inline int
+finish (acc_t acc, PARAMS)
+{
+#if INTEGER
+  int d = abs (idiv);
+  int n = idiv < 0 ? -acc : acc;
+  int q;
+  if (absolute)
+    n = abs (n);
+  n += ibias * d;
+  q = (2 * (int) abs (n) + d) / (2 * d);
+  return clamp (n < 0 ? -q : q, 0, MAXV);
+#else
+  float v = acc * finv;
+  if (absolute)
+    v = fabs (v);
+  return (int) clamp (v + (fbias + 0.5f), 0.0f, (float) MAXV);
+#endif
+}
+
+inline int16
+finish16 (acc16_t acc, PARAMS)
+{
+#if INTEGER
+  /* round_half_away (n / d) for n > 0, else 0 (saturated anyway): n is
+   * capped so that q <= MAXV + 1, where a float quotient is off by at most
+   * one; one correction step each way makes it exact without a (scalar,
+   * slow) vector integer division */
+  int d = abs (idiv);
+  int16 n = idiv < 0 ? -acc : acc;
+  int16 num, q, r;
+  if (absolute)
+    n = select (n, -n, n < 0);
+  n = clamp (n + ibias * d, 0, (MAXV + 1) * d);
+  if (d == 1)
+    return min (n, MAXV);
+  num = 2 * n + d;
+  q = convert_int16 (convert_float16 (num) * (0.5f / d));
+  r = num - q * 2 * d;
+  q += select ((int16) 0, (int16) 1, r >= 2 * d);
+  q -= select ((int16) 0, (int16) 1, r < 0);
+  return select (min (q, MAXV), (int16) 0, n <= 0);
+#else
+  /* results below 0 saturate to 0, so truncating v + 0.5 rounds half away
+   * from zero wherever it matters */
+  float16 v = acc * finv;
+  if (absolute)
+    v = fabs (v);
+  return convert_int16 (clamp (v + (fbias + 0.5f), 0.0f, (float) MAXV));
+#endif
+}
+
+#define ROW(base, stride, y) \
+  ((__global const sample_t *) ((base) + (y) * (stride)))
+
+/* Stores 16 results at sample @s (a multiple of 16) of @drow, keeping the
+ * samples of channel @alpha_pos (alpha, x padding: 4-channel pixels only)
+ * from @srow. */
+inline void
+store16 (int16 v, int s, int alpha_pos, __global const sample_t * srow,
+    __global sample_t * drow)
+{
+  if (alpha_pos >= 0) {
+    int16 lane = (int16) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3);
+    int16 orig = convert_int16 (LOAD16 (0, srow + s));
+    v = select (v, orig, lane == alpha_pos);
+  }
+  STORE16 (convert_sample16_sat (v), drow + s);
+}
+
+/* Samples [sx - rxs, sx + STRIP + rxs) of row @yy (-1: the border value)
+ * widened to acc_t once, so that taps cost one load and one multiply-add:
+ * vector conversion when the span lies inside the row, else one border
+ * mapping per sample (never one per tap) */
+#define MAX_APRON (15 * 4)
+#define BUF_LEN (STRIP + 2 * MAX_APRON)
+typedef acc16_t __attribute__ ((aligned (4))) uacc16_t;
+#define PLOAD16(p) (*(const uacc16_t *) (p))
+
+inline void
+fill_row (__global const uchar * sbase, int sstride, int yy, int sx, int rxs,
+    int rowlen, int width, int ch, int bval, acc_t * buf)
+{
+  int n = STRIP + 2 * rxs;
+
+  if (yy >= 0 && sx >= rxs && sx + STRIP + rxs <= rowlen) {
+    __global const sample_t *p = ROW (sbase, sstride, yy) + sx - rxs;
+    int i = 0;
+
+    for (; i + 16 <= n; i += 16)
+      *(uacc16_t *) (buf + i) = convert_acc16 (LOAD16 (0, p + i));
+    for (; i < n; i++)
+      buf[i] = p[i];
+  } else {
+    __global const sample_t *srow = yy < 0 ? 0 : ROW (sbase, sstride, yy);
+
+    for (int i = 0; i < n; i++) {
+      int s = sx - rxs + i;
+      int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
+      int mx = map_index (px, width);
+
+      buf[i] = (mx < 0 || yy < 0) ? bval : srow[mx * ch + s - px * ch];
+    }
+  }
+}
+
+/* Stores the first @n of 64 results, keeping channel @alpha_pos */
+inline void
+store_tail (acc16_t a0, acc16_t a1, acc16_t a2, acc16_t a3, int sx, int n,
+    int ch, int alpha_pos, __global const sample_t * srow,
+    __global sample_t * drow, PARAMS)
+{
+  int v[STRIP];
+
+  vstore16 (finish16 (a0, PARAM_ARGS), 0, v);
+  vstore16 (finish16 (a1, PARAM_ARGS), 1, v);
+  vstore16 (finish16 (a2, PARAM_ARGS), 2, v);
+  vstore16 (finish16 (a3, PARAM_ARGS), 3, v);
+  for (int i = 0; i < n; i++)
+    drow[sx + i] = ((sx + i) % ch) == alpha_pos ? srow[sx + i] :
+        (sample_t) v[i];
+}
+
+__kernel void
+conv2d_strips (__global const uchar * src, uint soff, int sstride,
+    __global uchar * dst, uint doff, int dstride, int width, int height,
+    int ch, int alpha_pos, __constant int4 * taps, int ntaps, int rx,
+    int bval, int direct, PARAMS)
+{
+  int sx = get_global_id (0) * STRIP, y = get_global_id (1);
+  int rowlen = width * ch, rxs = rx * ch;
+  __global const uchar *sbase = src + soff;
+  __global const sample_t *srow;
+  __global sample_t *drow;
+
+  if (sx >= rowlen || y >= height)
+    return;
+  srow = ROW (sbase, sstride, y);
+  drow = (__global sample_t *) (dst + doff + y * dstride);
+
+  {
+    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    acc_t buf[BUF_LEN];
+    int cur_dy = -1000;
+
+    /* sparse matrices (few taps per row, e.g. motion blur): taps read the
+     * frame directly where the apron is inside the row */
+    if (direct && sx >= rxs && sx + STRIP + rxs <= rowlen) {
+      for (int t = 0; t < ntaps; t++) {
+        int4 tp = taps[t];
+        acc_t c = COEF (tp);
+        int yy = map_index (y + tp.y, height);
+        __global const sample_t *p;
+
+        if (yy < 0) {
+          acc16_t b = (acc16_t) (c * bval);
+          a0 += b;
+          a1 += b;
+          a2 += b;
+          a3 += b;
+          continue;
+        }
+        p = ROW (sbase, sstride, yy) + sx + tp.x * ch;
+        a0 += c * convert_acc16 (LOAD16 (0, p));
+        a1 += c * convert_acc16 (LOAD16 (1, p));
+        a2 += c * convert_acc16 (LOAD16 (2, p));
+        a3 += c * convert_acc16 (LOAD16 (3, p));
+      }
+      ntaps = 0;
+    }
+    /* taps come in row order: one row fill per kernel row */
+    for (int t = 0; t < ntaps; t++) {
+      int4 tp = taps[t];
+      acc_t c = COEF (tp);
+      const acc_t *q;
+
+      if (tp.y != cur_dy) {
+        cur_dy = tp.y;
+        fill_row (sbase, sstride, map_index (y + tp.y, height), sx, rxs,
+            rowlen, width, ch, bval, buf);
+      }
+      q = buf + rxs + tp.x * ch;
+      a0 += c * PLOAD16 (q);
+      a1 += c * PLOAD16 (q + 16);
+      a2 += c * PLOAD16 (q + 32);
+      a3 += c * PLOAD16 (q + 48);
+    }
+    if (sx + STRIP <= rowlen) {
+      store16 (finish16 (a0, PARAM_ARGS), sx, alpha_pos, srow, drow);
+      store16 (finish16 (a1, PARAM_ARGS), sx + 16, alpha_pos, srow, drow);
+      store16 (finish16 (a2, PARAM_ARGS), sx + 32, alpha_pos, srow, drow);
+      store16 (finish16 (a3, PARAM_ARGS), sx + 48, alpha_pos, srow, drow);
+    } else {
+      store_tail (a0, a1, a2, a3, sx, rowlen - sx, ch, alpha_pos, srow, drow,
+          PARAM_ARGS);
+    }
+  }
+}
+
+#define TILE_W 64               /* samples: 16 work-items x 4 */
+#define TILE_H 16
+
+__kernel void
+conv2d_tile (__global const uchar * src, uint soff, int sstride,
+    __global uchar * dst, uint doff, int dstride, int width, int height,
+    int ch, int alpha_pos, __constant int4 * taps, int ntaps, int rx, int ry,
+    int bval, PARAMS, __local sample_t * tile)
+{
+  int lx = get_local_id (0), ly = get_local_id (1);
+  int gx0 = get_group_id (0) * TILE_W, gy0 = get_group_id (1) * TILE_H;
+  int rowlen = width * ch, rxs = rx * ch;
+  int lw = TILE_W + 2 * rxs, lh = TILE_H + 2 * ry;
+  __global const uchar *sbase = src + soff;
+  int y = gy0 + ly;
+
+  for (int i = ly * 16 + lx; i < lw * lh; i += 256) {
+    int ty = i / lw, tx = i - ty * lw;
+    int s = gx0 - rxs + tx;
+    int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
+    int mx = map_index (px, width), my = map_index (gy0 - ry + ty, height);
+
+    tile[i] = (mx < 0 || my < 0) ? (sample_t) bval :
+        ROW (sbase, sstride, my)[mx * ch + (s - px * ch)];
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  if (y >= height)
+    return;
+  for (int k = 0; k < 4; k++) {
+    int tx = lx + 16 * k, s = gx0 + tx;
+    __global sample_t *drow;
+    acc_t acc = 0;
+
+    if (s >= rowlen)
+      break;
+    for (int t = 0; t < ntaps; t++) {
+      int4 tp = taps[t];
+      acc += COEF (tp) * (acc_t) tile[(ly + ry + tp.y) * lw + tx + rxs +
+          tp.x * ch];
+    }
+    drow = (__global sample_t *) (dst + doff + y * dstride);
+    drow[s] = (s % ch) == alpha_pos ? ROW (sbase, sstride, y)[s] :
+        (sample_t) finish (acc, PARAM_ARGS);
+  }
+}
+
+/* Separable pass 1: tmp[y][s] = sum_j row[j] * src[y][s + dx_j * ch] */
+__kernel void
+hpass_strips (__global const uchar * src, uint soff, int sstride,
+    __global acc_t * tmp, int tpitch, int width, int height, int ch,
+    __constant int4 * taps, int ntaps, int rx, int bval)
+{
+  int sx = get_global_id (0) * STRIP, y = get_global_id (1);
+  int rowlen = width * ch, rxs = rx * ch;
+  __global const uchar *sbase = src + soff;
+  __global const sample_t *srow;
+  __global acc_t *trow;
+
+  if (sx >= rowlen || y >= height)
+    return;
+  srow = ROW (sbase, sstride, y);
+  trow = tmp + y * tpitch;
+
+  if (sx >= rxs && sx + STRIP + rxs <= rowlen) {
+    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+
+    for (int t = 0; t < ntaps; t++) {
+      acc_t c = COEF (taps[t]);
+      __global const sample_t *p = srow + sx + taps[t].x * ch;
+
+      a0 += c * convert_acc16 (LOAD16 (0, p));
+      a1 += c * convert_acc16 (LOAD16 (1, p));
+      a2 += c * convert_acc16 (LOAD16 (2, p));
+      a3 += c * convert_acc16 (LOAD16 (3, p));
+    }
+    vstore16 (a0, 0, trow + sx);
+    vstore16 (a1, 0, trow + sx + 16);
+    vstore16 (a2, 0, trow + sx + 32);
+    vstore16 (a3, 0, trow + sx + 48);
+  } else {
+    int end = min (sx + STRIP, rowlen);
+
+    for (int s = sx; s < end; s++) {
+      int x = s / ch, c = s - x * ch;
+      acc_t acc = 0;
+
+      for (int t = 0; t < ntaps; t++) {
+        int mx = map_index (x + taps[t].x, width);
+        acc += COEF (taps[t]) * (acc_t) (mx < 0 ? bval : srow[mx * ch + c]);
+      }
+      trow[s] = acc;
+    }
+  }
+}
+
+/* Separable pass 2: dst[y][s] = finish (sum_i col[i] * tmp[y + dy_i][s]);
+ * rows outside the frame read @border_row (the row pass of a row of
+ * border-value pixels) with the constant border. */
+__kernel void
+vpass_strips (__global const acc_t * tmp, int tpitch,
+    __global const uchar * src, uint soff, int sstride,
+    __global uchar * dst, uint doff, int dstride, int width, int height,
+    int ch, int alpha_pos, __constant int4 * taps, int ntaps, acc_t border_row,
+    PARAMS)
+{
+  int sx = get_global_id (0) * STRIP, y = get_global_id (1);
+  int rowlen = width * ch;
+  __global const sample_t *srow;
+  __global sample_t *drow;
+
+  if (sx >= rowlen || y >= height)
+    return;
+  srow = ROW (src + soff, sstride, y);
+  drow = (__global sample_t *) (dst + doff + y * dstride);
+
+  if (sx + STRIP <= rowlen) {
+    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+
+    for (int t = 0; t < ntaps; t++) {
+      acc_t c = COEF (taps[t]);
+      int yy = map_index (y + taps[t].y, height);
+      __global const acc_t *p;
+
+      if (yy < 0) {
+        acc16_t b = (acc16_t) (c * border_row);
+        a0 += b;
+        a1 += b;
+        a2 += b;
+        a3 += b;
+        continue;
+      }
+      p = tmp + yy * tpitch + sx;
+      a0 += c * vload16 (0, p);
+      a1 += c * vload16 (1, p);
+      a2 += c * vload16 (2, p);
+      a3 += c * vload16 (3, p);
+    }
+    store16 (finish16 (a0, PARAM_ARGS), sx, alpha_pos, srow, drow);
+    store16 (finish16 (a1, PARAM_ARGS), sx + 16, alpha_pos, srow, drow);
+    store16 (finish16 (a2, PARAM_ARGS), sx + 32, alpha_pos, srow, drow);
+    store16 (finish16 (a3, PARAM_ARGS), sx + 48, alpha_pos, srow, drow);
+  } else {
+    for (int s = sx; s < rowlen; s++) {
+      acc_t acc = 0;
+
+      for (int t = 0; t < ntaps; t++) {
+        int yy = map_index (y + taps[t].y, height);
+        acc += COEF (taps[t]) * (yy < 0 ? border_row : tmp[yy * tpitch + s]);
+      }
+      drow[s] = (s % ch) == alpha_pos ? srow[s] :
+          (sample_t) finish (acc, PARAM_ARGS);
+    }
+  }
+}
+
+/* Separable matrices on CPU devices: both passes fused, no intermediate
+ * buffer. A work-item owns STRIP samples x SEP_ROWS rows; it runs the row
+ * pass on each input row once (into a ring of 32 rows, enough for a 31-row
+ * column pass) and the column pass from the ring. */
+#define SEP_ROWS 64
+#define RING 32
+
+/* Row pass of input row @yy (or the border row) for samples [sx, sx+STRIP) */
+inline void
+row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
+    int rowlen, int width, int ch, int rx, __constant int4 * taps, int ntaps,
+    int bval, acc_t border_row, acc16_t * h)
+{
+  acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  acc_t buf[BUF_LEN];
+
+  if (yy < 0) {
+    h[0] = h[1] = h[2] = h[3] = (acc16_t) border_row;
+    return;
+  }
+  fill_row (sbase, sstride, yy, sx, rx * ch, rowlen, width, ch, bval, buf);
+  for (int t = 0; t < ntaps; t++) {
+    acc_t c = COEF (taps[t]);
+    const acc_t *q = buf + rx * ch + taps[t].x * ch;
+
+    a0 += c * PLOAD16 (q);
+    a1 += c * PLOAD16 (q + 16);
+    a2 += c * PLOAD16 (q + 32);
+    a3 += c * PLOAD16 (q + 48);
+  }
+  h[0] = a0;
+  h[1] = a1;
+  h[2] = a2;
+  h[3] = a3;
+}
+
+__kernel void
+sep_strips (__global const uchar * src, uint soff, int sstride,
+    __global uchar * dst, uint doff, int dstride, int width, int height,
+    int ch, int alpha_pos, __constant int4 * row_taps, int nrow, int rx,
+    __constant int4 * col_taps, int ncol, int ry, int bval,
+    acc_t border_row, PARAMS)
+{
+  int sx = get_global_id (0) * STRIP, y0 = get_global_id (1) * SEP_ROWS;
+  int rowlen = width * ch, y1 = min (y0 + SEP_ROWS, height);
+  __global const uchar *sbase = src + soff;
+  acc16_t ring[RING][4];
+
+  if (sx >= rowlen || y0 >= height)
+    return;
+  /* ring row k holds input row y0 - ry + k */
+  for (int k = 0; k < 2 * ry; k++)
+    row_pass (sbase, sstride, map_index (y0 - ry + k, height), sx, rowlen,
+        width, ch, rx, row_taps, nrow, bval, border_row, ring[k & (RING - 1)]);
+
+  for (int y = y0; y < y1; y++) {
+    int k = y - y0 + 2 * ry;
+    acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    __global const sample_t *srow = ROW (sbase, sstride, y);
+    __global sample_t *drow = (__global sample_t *) (dst + doff + y * dstride);
+
+    row_pass (sbase, sstride, map_index (y + ry, height), sx, rowlen, width,
+        ch, rx, row_taps, nrow, bval, border_row, ring[k & (RING - 1)]);
+    for (int t = 0; t < ncol; t++) {
+      acc_t c = COEF (col_taps[t]);
+      int r = (y - y0 + ry + col_taps[t].y) & (RING - 1);
+
+      a0 += c * ring[r][0];
+      a1 += c * ring[r][1];
+      a2 += c * ring[r][2];
+      a3 += c * ring[r][3];
+    }
+    if (sx + STRIP <= rowlen) {
+      store16 (finish16 (a0, PARAM_ARGS), sx, alpha_pos, srow, drow);
+      store16 (finish16 (a1, PARAM_ARGS), sx + 16, alpha_pos, srow, drow);
+      store16 (finish16 (a2, PARAM_ARGS), sx + 32, alpha_pos, srow, drow);
+      store16 (finish16 (a3, PARAM_ARGS), sx + 48, alpha_pos, srow, drow);
+    } else {
+      store_tail (a0, a1, a2, a3, sx, rowlen - sx, ch, alpha_pos, srow, drow,
+          PARAM_ARGS);
+    }
+  }
 }

@@ -1,13 +1,661 @@
+/* clconvolve tests: every format, layout, border mode and preset, kernel
+ * sizes 1x1..31x31 (also larger than the frame), the separable and 2-D
+ * paths, both kernel variants (GST_CL_CONVOLVE_VARIANT=gpu runs the
+ * local-memory tile kernel on PoCL), kernel changes while playing and
+ * invalid kernels, all against tests/reference/convolve.c. Integer matrices
+ * must match exactly; float matrices may differ by 1 only where the exact
+ * value lies within the window of a .5 boundary that convolve.h derives. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include <math.h>
 
 #include "testframes.h"
+#include "convolve.h"
 
-GST_START_TEST (test_placeholder)
+#define VARIANT_ENV "GST_CL_CONVOLVE_VARIANT"
+#define SEPARABLE_ENV "GST_CL_CONVOLVE_SEPARABLE"
+
+static const GstVideoFormat formats[] = {
+  GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_RGB,
+  GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
+  GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx,
+  GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
+  GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12,
+  GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
+};
+
+static const gchar *border_names[] = { "clamp", "mirror", "wrap", "constant" };
+
+typedef struct
+{
+  gdouble coef[31 * 31];
+  gint width, height;
+  gdouble divisor;              /* property value: 0 = auto */
+  gdouble bias;
+  gboolean absolute;
+  gint border;
+  guint border_value;
+  gboolean chroma_filter;
+  gint preset;                  /* 0: custom coef, else REF_PRESET_* */
+  gdouble sigma;
+  gint radius;
+} Params;
+
+static guint n_cases;
+
+static void
+params_init (Params * p)
+{
+  memset (p, 0, sizeof (*p));
+  p->sigma = 1.0;
+}
+
+static void
+params_preset (Params * p, gint preset, gdouble sigma, gint radius)
+{
+  p->preset = preset;
+  p->sigma = sigma;
+  p->radius = radius;
+  ref_convolve_preset (preset, sigma, radius, p->coef, &p->width, &p->height);
+}
+
+static void
+params_random (Params * p, gint w, gint h, gboolean integer, guint32 seed)
+{
+  guint32 state = seed * 747796405u + 1;
+  gint i;
+
+  p->preset = 0;
+  p->width = w;
+  p->height = h;
+  for (i = 0; i < w * h; i++) {
+    gint r = (gint) (test_rand (&state) % 9) - 3;
+    p->coef[i] = integer ? r : r + (test_rand (&state) % 1000) / 1000.0;
+  }
+}
+
+/* element properties from @p */
+static void
+apply_params (GstElement * e, const Params * p)
+{
+  static const gchar *presets[] = { "custom", "identity", "box", "gaussian",
+    "sharpen", "laplacian", "sobel-x", "sobel-y", "emboss", "edge",
+    "motion-blur"
+  };
+
+  g_object_set (e, "divisor", p->divisor, "bias", p->bias, "absolute",
+      p->absolute, "border-value", p->border_value, NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "border", border_names[p->border]);
+  gst_util_set_object_arg (G_OBJECT (e), "chroma",
+      p->chroma_filter ? "filter" : "copy");
+  if (p->preset) {
+    g_object_set (e, "sigma", p->sigma, "radius", p->radius, NULL);
+    gst_util_set_object_arg (G_OBJECT (e), "preset", presets[p->preset]);
+  } else {
+    GValue arr = G_VALUE_INIT, v = G_VALUE_INIT;
+    gint i;
+
+    g_object_set (e, "kernel-width", p->width, "kernel-height", p->height,
+        NULL);
+    gst_value_array_init (&arr, p->width * p->height);
+    g_value_init (&v, G_TYPE_DOUBLE);
+    for (i = 0; i < p->width * p->height; i++) {
+      g_value_set_double (&v, p->coef[i]);
+      gst_value_array_append_value (&arr, &v);
+    }
+    g_object_set_property (G_OBJECT (e), "kernel", &arr);
+    g_value_unset (&v);
+    g_value_unset (&arr);
+  }
+}
+
+static GstHarness *
+harness_new (GstVideoFormat format, gint width, gint height)
 {
   GstHarness *h = gst_harness_new ("clconvolve");
+  GstCaps *caps = test_caps_new (format, width, height);
+
+  gst_harness_set_caps (h, gst_caps_ref (caps), caps);
+  return h;
+}
+
+static void
+info_of (GstBuffer * buf, GstVideoFormat format, gint width, gint height,
+    GstVideoInfo * info)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+  guint p;
+
+  gst_video_info_set_format (info, format, width, height);
+  if (meta) {
+    for (p = 0; p < meta->n_planes; p++) {
+      info->offset[p] = meta->offset[p];
+      info->stride[p] = meta->stride[p];
+    }
+  }
+}
+
+/* Checks @out (the element's output for @in) against the reference */
+static void
+check_output (GstBuffer * in, const GstVideoInfo * in_info, GstBuffer * out,
+    const Params * p, const gchar * what)
+{
+  GstVideoInfo out_info;
+  GstBuffer *expected = gst_buffer_copy_deep (in);
+  gint maxv = GST_VIDEO_FORMAT_INFO_DEPTH (in_info->finfo, 0) > 8 ?
+      65535 : 255;
+  RefConvolve r = { p->width, p->height, p->coef, p->divisor, p->bias,
+    p->absolute, p->border, MIN ((gint) p->border_value, maxv)
+  };
+  guint8 *tol;
+  gsize bad;
+
+  if (r.divisor == 0)
+    r.divisor = ref_convolve_auto_divisor (p->coef, p->width * p->height);
+  info_of (out, GST_VIDEO_INFO_FORMAT (in_info), GST_VIDEO_INFO_WIDTH (in_info),
+      GST_VIDEO_INFO_HEIGHT (in_info), &out_info);
+  tol = ref_convolve_frame (&r, in, in_info, expected, p->chroma_filter);
+  bad = ref_convolve_compare (out, &out_info, expected, in_info, tol, what);
+  if (bad)
+    fail ("%s: %" G_GSIZE_FORMAT " samples differ from the reference", what,
+        bad);
+  n_cases++;
+  g_free (tol);
+  gst_buffer_unref (expected);
+}
+
+/* One frame through a fresh element with @p */
+static void
+run_case (GstVideoFormat format, gint width, gint height, TestLayout layout,
+    const Params * p, guint32 seed)
+{
+  GstHarness *h = harness_new (format, width, height);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  gchar *what;
+
+  apply_params (h->element, p);
+  in = test_frame_new (format, width, height, layout, seed, &info);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (out != NULL);
+  what = g_strdup_printf ("%s %dx%d layout %d kernel %dx%d preset %d border "
+      "%s%s%s", gst_video_format_to_string (format), width, height, layout,
+      p->width, p->height, p->preset, border_names[p->border],
+      g_getenv (VARIANT_ENV) ? " variant " : "",
+      g_getenv (VARIANT_ENV) ? g_getenv (VARIANT_ENV) : "");
+  check_output (in, &info, out, p, what);
+  g_free (what);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
   gst_harness_teardown (h);
 }
+
+GST_START_TEST (test_formats_layouts)
+{
+  guint f, l, s;
+
+  /* every format x layout x size up to 641x479; the matrix and border
+   * rotate so each format meets integer and float paths and every border */
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    for (l = 0; l < 4; l++) {
+      for (s = 0; s < 3; s++) {
+        guint k = f + l + s;
+        Params p;
+
+        params_init (&p);
+        if (k % 3 == 0)
+          params_preset (&p, REF_PRESET_SHARPEN, 1, 0);
+        else if (k % 3 == 1)
+          params_preset (&p, REF_PRESET_GAUSSIAN, 1.0, 0);
+        else
+          params_random (&p, 5, 3, (k & 4) == 0, k);
+        p.border = (f + l + s) % 4;
+        p.border_value = 37 * (k + 1);
+        p.chroma_filter = (f + l) % 2;
+        run_case (formats[f], test_sizes[s].width, test_sizes[s].height, l,
+            &p, 1000 * f + 10 * l + s);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_large_frames)
+{
+  static const GstVideoFormat big[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_RGB
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (big); i++) {
+    Params p;
+
+    params_init (&p);
+    params_preset (&p, i % 2 ? REF_PRESET_MOTION_BLUR : REF_PRESET_GAUSSIAN,
+        1.0, 0);
+    p.border = i;
+    p.border_value = 200;
+    p.chroma_filter = TRUE;
+    run_case (big[i], 1921, 1081, i % 4, &p, 77 + i);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_borders)
+{
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_NV21
+  };
+  static const TestSize sizes[] = { {1, 1}, {3, 5}, {2, 9}, {150, 37} };
+  static const gint ksize[][2] = { {5, 5}, {3, 7}, {9, 9}, {31, 31} };
+  guint f, b, s, k;
+
+  for (f = 0; f < G_N_ELEMENTS (fmts); f++)
+    for (b = 0; b < 4; b++)
+      for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+        for (k = 0; k < G_N_ELEMENTS (ksize); k++) {
+          Params p;
+
+          params_init (&p);
+          params_random (&p, ksize[k][0], ksize[k][1], (s + k) % 2, f + b + k);
+          p.border = b;
+          p.border_value = 1000 + 55 * s;
+          p.bias = (k == 1) ? 100 : 0;
+          p.chroma_filter = TRUE;
+          if (k == 3 && s == 3 && f > 1)
+            continue;           /* 31x31 on 150x37: two formats are enough */
+          run_case (fmts[f], sizes[s].width, sizes[s].height,
+              TEST_LAYOUT_PADDED, &p, 31 * b + s);
+        }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_presets)
+{
+  gint preset;
+
+  for (preset = REF_PRESET_IDENTITY; preset <= REF_PRESET_MOTION_BLUR;
+      preset++) {
+    guint v;
+
+    for (v = 0; v < 3; v++) {
+      Params p;
+
+      params_init (&p);
+      params_preset (&p, preset, v == 1 ? 2.0 : 1.0, v == 2 ? 2 : 0);
+      p.absolute = v == 1;
+      p.bias = v == 2 ? 128 : 0;
+      p.border = (preset + v) % 4;
+      p.border_value = 90;
+      run_case (v == 2 ? GST_VIDEO_FORMAT_GRAY16_LE : GST_VIDEO_FORMAT_RGBA,
+          v == 0 ? 641 : 67, v == 0 ? 479 : 5, TEST_LAYOUT_PADDED, &p,
+          preset * 3 + v);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_kernel_sizes)
+{
+  gint size;
+
+  for (size = 1; size <= 31; size += 2) {
+    guint i;
+
+    for (i = 0; i < 4; i++) {
+      Params p;
+
+      params_init (&p);
+      /* square, wide and tall; integer and float */
+      params_random (&p, i == 2 ? 1 : size, i == 3 ? 1 : size, i % 2,
+          size * 4 + i);
+      p.border = (size / 2 + i) % 4;
+      p.border_value = 3 * size;
+      /* a negative divisor on the integer path; a fractional bias and
+       * magnitudes on the float path */
+      if (i == 3) {
+        p.divisor = -size;
+        p.bias = 200;
+      } else if (i == 2) {
+        p.bias = 10.5;
+        p.absolute = TRUE;
+      }
+      run_case (i % 2 ? GST_VIDEO_FORMAT_RGB : GST_VIDEO_FORMAT_GRAY8,
+          size < 9 ? 97 : 3 * size + 2, i == 0 ? 61 : 7,
+          TEST_LAYOUT_MISALIGNED, &p, size + i);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* the same frame through the separable path (CPU fused kernel), the forced
+ * 2-D path and the GPU variant's two-pass separable path */
+GST_START_TEST (test_separable)
+{
+  static const gdouble int_sep[15] = { 1, 0, -1, 2, 0, -2, 3, 0, -3, 2, 0,
+    -2, 1, 0, -1
+  };
+  guint c;
+
+  for (c = 0; c < 5; c++) {
+    GstVideoFormat format = c % 2 ? GST_VIDEO_FORMAT_RGBA :
+        GST_VIDEO_FORMAT_GRAY16_LE;
+    GstBuffer *in, *out[3];
+    GstVideoInfo info, oinfo;
+    GstBuffer *expected;
+    guint8 *tol;
+    Params p;
+    RefConvolve r;
+    guint pass;
+
+    params_init (&p);
+    if (c == 0)
+      params_preset (&p, REF_PRESET_GAUSSIAN, 2.5, 0);
+    else if (c == 1)
+      params_preset (&p, REF_PRESET_BOX, 1, 4);
+    else if (c == 2) {
+      memcpy (p.coef, int_sep, sizeof (int_sep));
+      p.width = 3;
+      p.height = 5;
+      p.absolute = TRUE;
+    } else if (c == 3) {
+      params_preset (&p, REF_PRESET_GAUSSIAN, 0.8, 15);
+    } else {
+      params_preset (&p, REF_PRESET_GAUSSIAN, 1.0, 0);
+      p.border = REF_BORDER_CONSTANT;
+      p.border_value = 250;
+    }
+    if (c < 4)
+      p.border = c;
+
+    in = test_frame_new (format, 203, 117, TEST_LAYOUT_PADDED, c, &info);
+    for (pass = 0; pass < 3; pass++) {
+      static const gchar *names[] = { "separable", "2-D", "gpu separable" };
+      GstHarness *h;
+
+      g_setenv (SEPARABLE_ENV, pass == 1 ? "0" : "1", TRUE);
+      g_setenv (VARIANT_ENV, pass == 2 ? "gpu" : "cpu", TRUE);
+      h = harness_new (format, 203, 117);
+      apply_params (h->element, &p);
+      fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+          GST_FLOW_OK);
+      out[pass] = gst_harness_pull (h);
+      check_output (in, &info, out[pass], &p, names[pass]);
+      gst_harness_teardown (h);
+    }
+    g_unsetenv (SEPARABLE_ENV);
+    g_unsetenv (VARIANT_ENV);
+
+    /* and with each other: equal but where +-1 is allowed */
+    r = (RefConvolve) {
+    p.width, p.height, p.coef, ref_convolve_auto_divisor (p.coef,
+          p.width * p.height), p.bias, p.absolute, p.border,
+          p.border_value};
+    expected = gst_buffer_copy_deep (in);
+    tol = ref_convolve_frame (&r, in, &info, expected, FALSE);
+    info_of (out[0], format, 203, 117, &oinfo);
+    for (pass = 1; pass < 3; pass++) {
+      GstVideoInfo oinfo1;
+      info_of (out[pass], format, 203, 117, &oinfo1);
+      fail_unless_equals_int (ref_convolve_compare (out[0], &oinfo, out[pass],
+              &oinfo1, tol, "separable vs 2-D"), 0);
+      if (ref_convolve_is_integer (&r))
+        fail_unless (test_frames_equal (out[0], out[pass], &oinfo));
+    }
+    g_free (tol);
+    gst_buffer_unref (expected);
+    for (pass = 0; pass < 3; pass++)
+      gst_buffer_unref (out[pass]);
+    gst_buffer_unref (in);
+  }
+}
+
+GST_END_TEST;
+
+/* The local-memory tile kernel, run on whatever device is here */
+GST_START_TEST (test_gpu_variant)
+{
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_RGB,
+    GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_I420
+  };
+  guint f, b;
+
+  g_setenv (VARIANT_ENV, "gpu", TRUE);
+  g_setenv (SEPARABLE_ENV, "0", TRUE);
+  for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
+    for (b = 0; b < 4; b++) {
+      Params p;
+
+      params_init (&p);
+      if (b == 3)
+        params_preset (&p, REF_PRESET_MOTION_BLUR, 1, 0);
+      else
+        params_random (&p, b == 1 ? 31 : 3, b == 2 ? 31 : 5, (f + b) % 2,
+            f + b);
+      p.border = (f + b) % 4;
+      p.border_value = 11 * f;
+      p.chroma_filter = b % 2;
+      run_case (fmts[f], b == 0 ? 641 : 70, b == 0 ? 479 : 3 + 2 * b,
+          (f + b) % 4, &p, f * 4 + b);
+    }
+  }
+  {
+    Params p;
+
+    params_init (&p);
+    params_random (&p, 31, 31, TRUE, 5);
+    run_case (GST_VIDEO_FORMAT_GRAY8, 1, 1, TEST_LAYOUT_PACKED, &p, 1);
+  }
+  g_unsetenv (SEPARABLE_ENV);
+  g_unsetenv (VARIANT_ENV);
+}
+
+GST_END_TEST;
+
+static GstBuffer *
+push_check (GstHarness * h, GstVideoFormat format, gint w, gint hgt,
+    const Params * p, guint32 seed)
+{
+  GstVideoInfo info;
+  GstBuffer *in = test_frame_new (format, w, hgt, TEST_LAYOUT_PADDED, seed,
+      &info);
+  GstBuffer *out;
+
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  check_output (in, &info, out, p, "while playing");
+  gst_buffer_unref (out);
+  return in;
+}
+
+GST_START_TEST (test_change_while_playing)
+{
+  GstVideoFormat format = GST_VIDEO_FORMAT_BGRA;
+  GstHarness *h = harness_new (format, 160, 90);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  Params p;
+
+  params_init (&p);
+  params_preset (&p, REF_PRESET_SHARPEN, 1, 0);
+  apply_params (h->element, &p);
+  gst_buffer_unref (push_check (h, format, 160, 90, &p, 1));
+
+  /* another size, float arithmetic, another border: next frame */
+  params_init (&p);
+  params_random (&p, 7, 3, FALSE, 9);
+  p.border = REF_BORDER_MIRROR;
+  apply_params (h->element, &p);
+  gst_buffer_unref (push_check (h, format, 160, 90, &p, 2));
+
+  /* a single property: the divisor */
+  p.divisor = 3.5;
+  g_object_set (h->element, "divisor", 3.5, NULL);
+  gst_buffer_unref (push_check (h, format, 160, 90, &p, 3));
+
+  /* a separable preset */
+  params_init (&p);
+  params_preset (&p, REF_PRESET_GAUSSIAN, 1.5, 0);
+  p.border = REF_BORDER_MIRROR;
+  g_object_set (h->element, "divisor", 0.0, NULL);
+  apply_params (h->element, &p);
+  gst_buffer_unref (push_check (h, format, 160, 90, &p, 4));
+
+  /* identity: passthrough, the buffer itself comes out */
+  gst_util_set_object_arg (G_OBJECT (h->element), "preset", "identity");
+  fail_unless (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM
+          (h->element)));
+  in = test_frame_new (format, 160, 90, TEST_LAYOUT_PADDED, 5, &info);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (out == in);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  /* and back */
+  params_init (&p);
+  params_preset (&p, REF_PRESET_SOBEL_Y, 1, 0);
+  p.absolute = TRUE;
+  apply_params (h->element, &p);
+  fail_if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM
+          (h->element)));
+  gst_buffer_unref (push_check (h, format, 160, 90, &p, 6));
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static void
+get_kernel (GstElement * e, gdouble * coef, guint * n)
+{
+  GValue arr = G_VALUE_INIT;
+  guint i;
+
+  g_value_init (&arr, GST_TYPE_ARRAY);
+  g_object_get_property (G_OBJECT (e), "kernel", &arr);
+  *n = gst_value_array_get_size (&arr);
+  for (i = 0; i < *n; i++)
+    coef[i] = g_value_get_double (gst_value_array_get_value (&arr, i));
+  g_value_unset (&arr);
+}
+
+static void
+set_kernel_values (GstElement * e, const gdouble * coef, guint n)
+{
+  GValue arr = G_VALUE_INIT, v = G_VALUE_INIT;
+  guint i;
+
+  gst_value_array_init (&arr, n);
+  g_value_init (&v, G_TYPE_DOUBLE);
+  for (i = 0; i < n; i++) {
+    g_value_set_double (&v, coef[i]);
+    gst_value_array_append_value (&arr, &v);
+  }
+  g_object_set_property (G_OBJECT (e), "kernel", &arr);
+  g_value_unset (&v);
+  g_value_unset (&arr);
+}
+
+GST_START_TEST (test_invalid_kernels)
+{
+  static const gdouble good[9] = { 0, -1, 0, -1, 5, -1, 0, -1, 0 };
+  GstHarness *h = harness_new (GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  GstElement *e = h->element;
+  gdouble big[33 * 33], got[33 * 33];
+  gdouble bad[9];
+  GValue arr = G_VALUE_INIT, v = G_VALUE_INIT;
+  guint n, i;
+  gint preset;
+  Params p;
+
+  set_kernel_values (e, good, 9);
+  for (i = 0; i < 33 * 33; i++)
+    big[i] = 1;
+
+  /* each rejected with a warning; the 3x3 kernel stays */
+  ASSERT_WARNING (set_kernel_values (e, good, 8));      /* not a square */
+  ASSERT_WARNING (set_kernel_values (e, big, 4));       /* 2x2: even */
+  ASSERT_WARNING (set_kernel_values (e, big, 33 * 33)); /* 33x33: too big */
+  ASSERT_WARNING (set_kernel_values (e, big, 0));       /* empty */
+  memcpy (bad, good, sizeof (bad));
+  bad[4] = NAN;
+  ASSERT_WARNING (set_kernel_values (e, bad, 9));
+  bad[4] = INFINITY;
+  ASSERT_WARNING (set_kernel_values (e, bad, 9));
+  ASSERT_WARNING (g_object_set (e, "divisor", NAN, NULL));
+  /* not numbers */
+  gst_value_array_init (&arr, 1);
+  g_value_init (&v, G_TYPE_STRING);
+  g_value_set_string (&v, "one");
+  gst_value_array_append_value (&arr, &v);
+  ASSERT_WARNING (g_object_set_property (G_OBJECT (e), "kernel", &arr));
+  g_value_unset (&v);
+  g_value_unset (&arr);
+  /* 15 coefficients with a declared 5x5 size */
+  g_object_set (e, "kernel-width", 5, "kernel-height", 5, NULL);
+  ASSERT_WARNING (set_kernel_values (e, big, 15));
+
+  get_kernel (e, got, &n);
+  fail_unless_equals_int (n, 9);
+  for (i = 0; i < 9; i++)
+    fail_unless_equals_float (got[i], good[i]);
+  g_object_get (e, "preset", &preset, NULL);
+  fail_unless_equals_int (preset, 0);
+
+  /* still filtering with it */
+  params_init (&p);
+  memcpy (p.coef, good, sizeof (good));
+  p.width = p.height = 3;
+  gst_buffer_unref (push_check (h, GST_VIDEO_FORMAT_GRAY8, 64, 48, &p, 8));
+
+  /* width/height first, then a matching 5x3 kernel: accepted */
+  g_object_set (e, "kernel-width", 5, "kernel-height", 3, NULL);
+  set_kernel_values (e, big, 15);
+  get_kernel (e, got, &n);
+  fail_unless_equals_int (n, 15);
+
+  /* zero-sum kernel with divisor 0: divides by 1 */
+  g_object_set (e, "kernel-width", 0, "kernel-height", 0, NULL);
+  params_init (&p);
+  params_preset (&p, REF_PRESET_LAPLACIAN, 1, 0);
+  p.bias = 128;
+  set_kernel_values (e, p.coef, 9);
+  g_object_set (e, "bias", 128.0, NULL);
+  gst_buffer_unref (push_check (h, GST_VIDEO_FORMAT_GRAY8, 64, 48, &p, 9));
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* gst-launch syntax for the kernel */
+GST_START_TEST (test_parse_launch)
+{
+  GstElement *e = gst_parse_bin_from_description
+      ("clconvolve name=c kernel=\"<0,-1,0,-1,5,-1,0,-1,0>\"", FALSE, NULL);
+  GstElement *c;
+  gdouble got[9];
+  guint n;
+
+  fail_unless (e != NULL);
+  c = gst_bin_get_by_name (GST_BIN (e), "c");
+  get_kernel (c, got, &n);
+  fail_unless_equals_int (n, 9);
+  fail_unless_equals_float (got[4], 5.0);
+  fail_unless_equals_float (got[1], -1.0);
+  gst_object_unref (c);
+  gst_object_unref (e);
+}
+
 GST_END_TEST;
 
 static Suite *
@@ -17,8 +665,40 @@ clconvolve_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_placeholder);
+  tcase_add_test (tc, test_parse_launch);
+  if (!test_have_cl_device ())
+    return s;
+  tcase_add_test (tc, test_invalid_kernels);
+  tcase_add_test (tc, test_change_while_playing);
+  tcase_add_test (tc, test_presets);
+  tcase_add_test (tc, test_borders);
+  tcase_add_test (tc, test_kernel_sizes);
+  tcase_add_test (tc, test_separable);
+  tcase_add_test (tc, test_gpu_variant);
+  tcase_add_test (tc, test_formats_layouts);
+  tcase_add_test (tc, test_large_frames);
   return s;
 }
 
-GST_CHECK_MAIN (clconvolve);
+/* One process for every case (no fork): programs stay cached in the shared
+ * context, which a started element keeps alive. */
+int
+main (int argc, char **argv)
+{
+  GstHarness *keeper = NULL;
+  SRunner *sr;
+  gint failed;
+
+  gst_check_init (&argc, &argv);
+  if (test_have_cl_device ())
+    keeper = harness_new (GST_VIDEO_FORMAT_GRAY8, 16, 16);
+  sr = srunner_create (clconvolve_suite ());
+  srunner_set_fork_status (sr, CK_NOFORK);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  g_print ("clconvolve: %u frames compared with the reference\n", n_cases);
+  if (keeper)
+    gst_harness_teardown (keeper);
+  return failed != 0;
+}
