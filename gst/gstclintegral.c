@@ -1,37 +1,1122 @@
-/* Placeholder for clintegral: a passthrough until the element lands. */
+/* GStreamer OpenCL integral images
+ * Copyright (C) 2024 gst-opencl-filters contributors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:element-clintegral
+ * @title: clintegral
+ *
+ * Computes the integral image (summed-area table) of every frame on an
+ * OpenCL device. With `output=integral` (default) the source pad carries
+ * `video/x-integral-image` buffers: (W+1) x (H+1) elements per plane, zero
+ * first row and column, channels interleaved, a sum plane optionally
+ * followed by a sum-of-squares and a non-zero-count plane (see
+ * docs/clintegral.md for the exact layout). With `output=box-mean` it emits
+ * frames of the input format where each pixel is the mean of the
+ * (2r+1) x (2r+1) window around it, at a cost independent of the radius.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=GRAY8 ! clintegral ! \
+ *     video/x-integral-image,format=U64 ! fakesink
+ * gst-launch-1.0 videotestsrc ! clintegral planes=sum+sqsum ! appsink
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA ! \
+ *     clintegral output=box-mean radius=7 ! videoconvert ! autovideosink
+ * ]|
+ */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "gstclintegral.h"
 #include "gstclelements.h"
+#include "gstclpool.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
+#define GST_CAT_DEFAULT gst_cl_integral_debug
+
+#define DEFAULT_PROP_OUTPUT GST_CL_INTEGRAL_OUTPUT_INTEGRAL
+#define DEFAULT_PROP_FORMAT GST_CL_INTEGRAL_FORMAT_U32
+#define DEFAULT_PROP_PLANES GST_CL_INTEGRAL_PLANES_SUM
+#define DEFAULT_PROP_RADIUS 1
+#define MAX_RADIUS 65535
+
+/* "cpu" or "gpu": forces a kernel variant (tests run the GPU one on PoCL) */
+#define VARIANT_ENV "GST_CL_INTEGRAL_VARIANT"
+/* each plane starts at a multiple of this many bytes */
+#define PLANE_ALIGN 8
+#define MAX_PLANES 3
+#define GPU_COL_BANDS 8
+
+enum
+{
+  PROP_0,
+  PROP_OUTPUT,
+  PROP_FORMAT,
+  PROP_PLANES,
+  PROP_RADIUS,
+};
+
+typedef struct
+{
+  cl_program program;
+  cl_kernel k1;                 /* cpu_colsum or gpu_rows */
+  cl_kernel k2;                 /* cpu_scan or gpu_cols */
+  cl_mem colsum, accrow;        /* CPU scratch */
+  guint64 offset;               /* bytes, in the output */
+} IntegralPlane;
 
 struct _GstClIntegral
 {
   GstClBaseFilter parent;
+
+  /* properties, under the object lock */
+  GstClIntegralOutput output;
+  GstClIntegralFormat format;
+  guint planes;
+  guint radius;
+
+  /* set_info .. reset, streaming thread */
+  gboolean gpu;
+  gint width, height, channels;
+  guint n_planes;
+  IntegralPlane plane[MAX_PLANES];
+  gsize out_size;
+  guint n_bands, band_rows;
+  gsize wg;
+  gboolean box_mean;
+  cl_kernel box_kernel;
+  cl_mem box_ii;
 };
 
-G_DEFINE_TYPE (GstClIntegral, gst_cl_integral, GST_TYPE_CL_BASE_FILTER);
-GST_ELEMENT_REGISTER_DEFINE (clintegral, "clintegral", GST_RANK_NONE, GST_TYPE_CL_INTEGRAL);
+#define SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, Y42B, " \
+    "Y444, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
+#define INTEGRAL_CAPS GST_CL_INTEGRAL_MEDIA_TYPE ", " \
+    "format = (string) { U32, U64, F32, F64 }, " \
+    "width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE ", " \
+    "framerate = " GST_VIDEO_FPS_RANGE ", channels = (int) { 1, 3 }, " \
+    "planes = (string) { sum, \"sum,sqsum\", \"sum,count\", " \
+    "\"sum,sqsum,count\" }"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("GRAY8")));
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (SINK_FORMATS)));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("GRAY8")));
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (INTEGRAL_CAPS "; " GST_VIDEO_CAPS_MAKE (SINK_FORMATS)));
+
+static const gchar *gray_formats[] = { "GRAY8", "GRAY16_LE", "I420", "YV12",
+  "NV12", "NV21", "Y42B", "Y444", NULL
+};
+
+static const gchar *rgb_formats[] = { "RGB", "BGR", "RGBA", "BGRA", "ARGB",
+  "ABGR", "RGBx", "BGRx", "xRGB", "xBGR", NULL
+};
+
+static const gchar *format_names[] = { "U32", "U64", "F32", "F64" };
+
+static const gchar *planes_names[] = { NULL, "sum", NULL, "sum,sqsum", NULL,
+  "sum,count", NULL, "sum,sqsum,count"
+};
+
+#define GST_TYPE_CL_INTEGRAL_OUTPUT (gst_cl_integral_output_get_type ())
+static GType
+gst_cl_integral_output_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_INTEGRAL_OUTPUT_INTEGRAL, "Integral image (" GST_CL_INTEGRAL_MEDIA_TYPE
+          ")", "integral"},
+    {GST_CL_INTEGRAL_OUTPUT_BOX_MEAN, "Box-filtered frames (input format)",
+        "box-mean"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClIntegralOutput",
+            values));
+  return type;
+}
+
+#define GST_TYPE_CL_INTEGRAL_FORMAT (gst_cl_integral_format_get_type ())
+static GType
+gst_cl_integral_format_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_INTEGRAL_FORMAT_U32, "32-bit unsigned, wraps modulo 2^32", "U32"},
+    {GST_CL_INTEGRAL_FORMAT_U64, "64-bit unsigned", "U64"},
+    {GST_CL_INTEGRAL_FORMAT_F32, "32-bit float (exact up to 2^24)", "F32"},
+    {GST_CL_INTEGRAL_FORMAT_F64, "64-bit float (exact up to 2^53)", "F64"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClIntegralFormat",
+            values));
+  return type;
+}
+
+#define GST_TYPE_CL_INTEGRAL_PLANES (gst_cl_integral_planes_get_type ())
+static GType
+gst_cl_integral_planes_get_type (void)
+{
+  static GType type = 0;
+  static const GFlagsValue values[] = {
+    {GST_CL_INTEGRAL_PLANES_SUM, "Sum (always present)", "sum"},
+    {GST_CL_INTEGRAL_PLANES_SQSUM, "Sum of squares (U64 or F64)", "sqsum"},
+    {GST_CL_INTEGRAL_PLANES_COUNT, "Count of non-zero samples", "count"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_flags_register_static ("GstClIntegralPlanes",
+            values));
+  return type;
+}
+
+#define gst_cl_integral_parent_class parent_class
+G_DEFINE_TYPE (GstClIntegral, gst_cl_integral, GST_TYPE_CL_BASE_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (clintegral, "clintegral", GST_RANK_NONE,
+    GST_TYPE_CL_INTEGRAL);
+
+static void gst_cl_integral_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cl_integral_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static GstCaps *gst_cl_integral_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+static GstCaps *gst_cl_integral_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
+static gboolean gst_cl_integral_get_unit_size (GstBaseTransform * trans,
+    GstCaps * caps, gsize * size);
+static gboolean gst_cl_integral_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query);
+static GstFlowReturn gst_cl_integral_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf);
+static gboolean gst_cl_integral_set_info (GstClBaseFilter * base,
+    GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
+    GstVideoInfo * out_info);
+static void gst_cl_integral_reset (GstClBaseFilter * base);
 
 static void
 gst_cl_integral_class_init (GstClIntegralClass * klass)
 {
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstClBaseFilterClass *filter_class = GST_CL_BASE_FILTER_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_integral_debug, "clintegral", 0,
+      "OpenCL integral images");
+
+  gobject_class->set_property = gst_cl_integral_set_property;
+  gobject_class->get_property = gst_cl_integral_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_OUTPUT,
+      g_param_spec_enum ("output", "Output",
+          "What the source pad carries: the integral image ("
+          GST_CL_INTEGRAL_MEDIA_TYPE ") or box-mean filtered frames",
+          GST_TYPE_CL_INTEGRAL_OUTPUT, DEFAULT_PROP_OUTPUT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_FORMAT,
+      g_param_spec_enum ("format", "Format",
+          "Preferred element type of the sum and count planes when downstream "
+          "accepts several (caps decide otherwise)",
+          GST_TYPE_CL_INTEGRAL_FORMAT, DEFAULT_PROP_FORMAT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_PLANES,
+      g_param_spec_flags ("planes", "Planes",
+          "Preferred planes of the integral image, in buffer order sum, "
+          "sqsum, count; must include sum (caps decide when downstream "
+          "restricts them)", GST_TYPE_CL_INTEGRAL_PLANES, DEFAULT_PROP_PLANES,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_RADIUS,
+      g_param_spec_uint ("radius", "Radius",
+          "Box-mean window radius r: windows are (2r+1) x (2r+1), clipped at "
+          "the frame borders", 0, MAX_RADIUS, DEFAULT_PROP_RADIUS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_CONTROLLABLE));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
-  gst_element_class_set_static_metadata (element_class, "OpenCL integral",
-      "Filter/Video", "Placeholder", "gst-opencl-filters");
-  GST_BASE_TRANSFORM_CLASS (klass)->passthrough_on_same_caps = TRUE;
+  gst_element_class_set_static_metadata (element_class,
+      "OpenCL integral image", "Filter/Analyzer/Video",
+      "Integral images (summed-area tables) and box means on OpenCL",
+      "gst-opencl-filters");
+
+  trans_class->transform_caps = gst_cl_integral_transform_caps;
+  trans_class->fixate_caps = gst_cl_integral_fixate_caps;
+  trans_class->get_unit_size = gst_cl_integral_get_unit_size;
+  trans_class->decide_allocation = gst_cl_integral_decide_allocation;
+  trans_class->transform = gst_cl_integral_transform;
+  trans_class->passthrough_on_same_caps = FALSE;
+
+  filter_class->set_info = gst_cl_integral_set_info;
+  filter_class->reset = gst_cl_integral_reset;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_INTEGRAL_OUTPUT, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_INTEGRAL_FORMAT, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_INTEGRAL_PLANES, 0);
 }
 
 static void
 gst_cl_integral_init (GstClIntegral * self)
 {
+  self->output = DEFAULT_PROP_OUTPUT;
+  self->format = DEFAULT_PROP_FORMAT;
+  self->planes = DEFAULT_PROP_PLANES;
+  self->radius = DEFAULT_PROP_RADIUS;
+}
+
+static void
+gst_cl_integral_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClIntegral *self = GST_CL_INTEGRAL (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_OUTPUT:
+      self->output = g_value_get_enum (value);
+      break;
+    case PROP_FORMAT:
+      self->format = g_value_get_enum (value);
+      break;
+    case PROP_PLANES:{
+      guint planes = g_value_get_flags (value);
+      if (!(planes & GST_CL_INTEGRAL_PLANES_SUM)) {
+        g_warning ("clintegral: planes must include \"sum\" (valid: sum, "
+            "sum+sqsum, sum+count, sum+sqsum+count); keeping the previous "
+            "value");
+        break;
+      }
+      self->planes = planes;
+      break;
+    }
+    case PROP_RADIUS:
+      self->radius = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cl_integral_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstClIntegral *self = GST_CL_INTEGRAL (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_OUTPUT:
+      g_value_set_enum (value, self->output);
+      break;
+    case PROP_FORMAT:
+      g_value_set_enum (value, self->format);
+      break;
+    case PROP_PLANES:
+      g_value_set_flags (value, self->planes);
+      break;
+    case PROP_RADIUS:
+      g_value_set_uint (value, self->radius);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* ---- layout ---- */
+
+static gint
+format_from_string (const gchar * s)
+{
+  guint i;
+
+  for (i = 0; s && i < G_N_ELEMENTS (format_names); i++)
+    if (g_str_equal (s, format_names[i]))
+      return i;
+  return -1;
+}
+
+static gint
+planes_from_string (const gchar * s)
+{
+  guint i;
+
+  for (i = 0; s && i < G_N_ELEMENTS (planes_names); i++)
+    if (planes_names[i] && g_str_equal (s, planes_names[i]))
+      return i;
+  return -1;
+}
+
+static gboolean
+format_is_float (GstClIntegralFormat f)
+{
+  return f == GST_CL_INTEGRAL_FORMAT_F32 || f == GST_CL_INTEGRAL_FORMAT_F64;
+}
+
+/* element size of plane bit @plane (sum/count: the format; sqsum: 8) */
+static guint
+plane_elem_size (GstClIntegralFormat f, guint plane)
+{
+  if (plane == GST_CL_INTEGRAL_PLANES_SQSUM)
+    return 8;
+  return (f == GST_CL_INTEGRAL_FORMAT_U32 || f == GST_CL_INTEGRAL_FORMAT_F32) ?
+      4 : 8;
+}
+
+/* Byte offsets of the present planes (sum, sqsum, count order) and the
+ * total size; see docs/clintegral.md */
+static guint64
+integral_layout (gint width, gint height, gint channels,
+    GstClIntegralFormat f, guint planes, guint64 offsets[MAX_PLANES])
+{
+  guint64 elems = (guint64) (width + 1) * (height + 1) * channels;
+  guint64 size = 0;
+  guint bit, n = 0;
+
+  for (bit = 1; bit <= GST_CL_INTEGRAL_PLANES_COUNT; bit <<= 1) {
+    if (!(planes & bit))
+      continue;
+    size = GST_ROUND_UP_N (size, PLANE_ALIGN);
+    if (offsets)
+      offsets[n] = size;
+    n++;
+    size += elems * plane_elem_size (f, bit);
+  }
+  return size;
+}
+
+static gboolean
+parse_integral_caps (GstCaps * caps, gint * width, gint * height,
+    gint * channels, GstClIntegralFormat * format, guint * planes)
+{
+  GstStructure *s = gst_caps_get_structure (caps, 0);
+  gint f, p;
+
+  if (!gst_structure_has_name (s, GST_CL_INTEGRAL_MEDIA_TYPE) ||
+      !gst_structure_get_int (s, "width", width) ||
+      !gst_structure_get_int (s, "height", height) ||
+      !gst_structure_get_int (s, "channels", channels))
+    return FALSE;
+  f = format_from_string (gst_structure_get_string (s, "format"));
+  p = planes_from_string (gst_structure_get_string (s, "planes"));
+  if (f < 0 || p < 0 || (*channels != 1 && *channels != 3))
+    return FALSE;
+  *format = f;
+  *planes = p;
+  return TRUE;
+}
+
+static gboolean
+is_rgb_format (const gchar * format)
+{
+  return format && g_strv_contains (rgb_formats, format);
+}
+
+/* ---- caps ---- */
+
+/* @values in order, @first moved to the front */
+static void
+set_string_list (GstStructure * s, const gchar * field,
+    const gchar * const *values, guint n, const gchar * first)
+{
+  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
+  guint i;
+
+  gst_value_list_init (&list, n);
+  g_value_init (&v, G_TYPE_STRING);
+  if (first) {
+    g_value_set_string (&v, first);
+    gst_value_list_append_value (&list, &v);
+  }
+  for (i = 0; i < n; i++) {
+    if (!values[i] || (first && g_str_equal (values[i], first)))
+      continue;
+    g_value_set_string (&v, values[i]);
+    gst_value_list_append_value (&list, &v);
+  }
+  gst_structure_take_value (s, field, &list);
+  g_value_unset (&v);
+}
+
+/* which channel counts the "format" field of raw caps allows: bit 1, bit 3 */
+static guint
+raw_channels (const GstStructure * s)
+{
+  const GValue *v = gst_structure_get_value (s, "format");
+  guint i, mask = 0;
+
+  if (!v)
+    return (1 << 1) | (1 << 3);
+  if (G_VALUE_HOLDS_STRING (v))
+    return 1 << (is_rgb_format (g_value_get_string (v)) ? 3 : 1);
+  if (GST_VALUE_HOLDS_LIST (v)) {
+    for (i = 0; i < gst_value_list_get_size (v); i++) {
+      const GValue *e = gst_value_list_get_value (v, i);
+      if (G_VALUE_HOLDS_STRING (e))
+        mask |= 1 << (is_rgb_format (g_value_get_string (e)) ? 3 : 1);
+    }
+    return mask;
+  }
+  return (1 << 1) | (1 << 3);
+}
+
+static void
+copy_field (GstStructure * to, const GstStructure * from, const gchar * f)
+{
+  const GValue *v = gst_structure_get_value (from, f);
+
+  if (v)
+    gst_structure_set_value (to, f, v);
+}
+
+static GstStructure *
+raw_to_integral (GstClIntegral * self, const GstStructure * raw)
+{
+  GstStructure *s = gst_structure_new_empty (GST_CL_INTEGRAL_MEDIA_TYPE);
+  guint mask = raw_channels (raw);
+  GstClIntegralFormat format;
+  guint planes;
+
+  GST_OBJECT_LOCK (self);
+  format = self->format;
+  planes = self->planes;
+  GST_OBJECT_UNLOCK (self);
+
+  set_string_list (s, "format", format_names, G_N_ELEMENTS (format_names),
+      format_names[format]);
+  copy_field (s, raw, "width");
+  copy_field (s, raw, "height");
+  copy_field (s, raw, "framerate");
+  if (mask == (1 << 1))
+    gst_structure_set (s, "channels", G_TYPE_INT, 1, NULL);
+  else if (mask == (1 << 3))
+    gst_structure_set (s, "channels", G_TYPE_INT, 3, NULL);
+  else {
+    GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
+    gst_value_list_init (&list, 2);
+    g_value_init (&v, G_TYPE_INT);
+    g_value_set_int (&v, 1);
+    gst_value_list_append_value (&list, &v);
+    g_value_set_int (&v, 3);
+    gst_value_list_append_value (&list, &v);
+    gst_structure_take_value (s, "channels", &list);
+    g_value_unset (&v);
+  }
+  set_string_list (s, "planes", planes_names, G_N_ELEMENTS (planes_names),
+      planes_names[planes]);
+  return s;
+}
+
+static GstStructure *
+integral_to_raw (const GstStructure * in)
+{
+  GstStructure *s = gst_structure_new_empty ("video/x-raw");
+  const GValue *ch = gst_structure_get_value (in, "channels");
+  gint c = 0;
+
+  if (ch && G_VALUE_HOLDS_INT (ch))
+    c = g_value_get_int (ch);
+  if (c == 1)
+    set_string_list (s, "format", gray_formats, g_strv_length ((gchar **)
+            gray_formats), NULL);
+  else if (c == 3)
+    set_string_list (s, "format", rgb_formats, g_strv_length ((gchar **)
+            rgb_formats), NULL);
+  copy_field (s, in, "width");
+  copy_field (s, in, "height");
+  copy_field (s, in, "framerate");
+  return s;
+}
+
+static GstCaps *
+gst_cl_integral_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstClIntegral *self = GST_CL_INTEGRAL (trans);
+  GstCaps *ret = gst_caps_new_empty (), *tmpl;
+  gboolean integral;
+  guint i;
+
+  GST_OBJECT_LOCK (self);
+  integral = self->output == GST_CL_INTEGRAL_OUTPUT_INTEGRAL;
+  GST_OBJECT_UNLOCK (self);
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *s = gst_caps_get_structure (caps, i);
+    gboolean raw = gst_structure_has_name (s, "video/x-raw");
+
+    if (direction == GST_PAD_SINK) {
+      if (!raw)
+        continue;
+      ret = gst_caps_merge_structure (ret, integral ?
+          raw_to_integral (self, s) : gst_structure_copy (s));
+    } else if (raw && !integral) {
+      ret = gst_caps_merge_structure (ret, gst_structure_copy (s));
+    } else if (!raw && integral &&
+        gst_structure_has_name (s, GST_CL_INTEGRAL_MEDIA_TYPE)) {
+      ret = gst_caps_merge_structure (ret, integral_to_raw (s));
+    }
+  }
+
+  /* keep only what our templates can carry */
+  tmpl = gst_pad_get_pad_template_caps (direction == GST_PAD_SINK ?
+      GST_BASE_TRANSFORM_SRC_PAD (trans) : GST_BASE_TRANSFORM_SINK_PAD (trans));
+  {
+    GstCaps *tmp = gst_caps_intersect_full (ret, tmpl,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+  gst_caps_unref (tmpl);
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+  GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
+  return ret;
+}
+
+static GstCaps *
+gst_cl_integral_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  GstClIntegral *self = GST_CL_INTEGRAL (trans);
+  GstStructure *s;
+  GstClIntegralFormat format;
+  guint planes;
+
+  othercaps = gst_caps_truncate (othercaps);
+  othercaps = gst_caps_make_writable (othercaps);
+  s = gst_caps_get_structure (othercaps, 0);
+  if (gst_structure_has_name (s, GST_CL_INTEGRAL_MEDIA_TYPE)) {
+    GST_OBJECT_LOCK (self);
+    format = self->format;
+    planes = self->planes;
+    GST_OBJECT_UNLOCK (self);
+    /* the properties are preferences: fall back to what downstream allows */
+    gst_structure_fixate_field_string (s, "format", format_names[format]);
+    gst_structure_fixate_field_string (s, "planes", planes_names[planes]);
+  } else if (direction == GST_PAD_SINK) {
+    /* box-mean: same frames as the input */
+    GstStructure *in = gst_caps_get_structure (caps, 0);
+    const gchar *f = gst_structure_get_string (in, "format");
+    gint w, h;
+
+    if (f)
+      gst_structure_fixate_field_string (s, "format", f);
+    if (gst_structure_get_int (in, "width", &w))
+      gst_structure_fixate_field_nearest_int (s, "width", w);
+    if (gst_structure_get_int (in, "height", &h))
+      gst_structure_fixate_field_nearest_int (s, "height", h);
+  }
+  return gst_caps_fixate (othercaps);
+}
+
+static gboolean
+gst_cl_integral_get_unit_size (GstBaseTransform * trans, GstCaps * caps,
+    gsize * size)
+{
+  GstVideoInfo info;
+  gint w, h, ch;
+  GstClIntegralFormat f;
+  guint planes;
+
+  if (parse_integral_caps (caps, &w, &h, &ch, &f, &planes)) {
+    guint64 total = integral_layout (w, h, ch, f, planes, NULL);
+    if (total > G_MAXSIZE)
+      return FALSE;
+    *size = total;
+    return TRUE;
+  }
+  if (gst_video_info_from_caps (&info, caps)) {
+    *size = GST_VIDEO_INFO_SIZE (&info);
+    return TRUE;
+  }
+  GST_WARNING_OBJECT (trans, "cannot size buffers of %" GST_PTR_FORMAT, caps);
+  return FALSE;
+}
+
+/* Integral images are not video: the base filter adds no pool for them, and
+ * GstBaseTransform would allocate every buffer. Offer a pool of the right
+ * size with the device's alignment so CPU devices write in place. */
+static gboolean
+gst_cl_integral_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (trans));
+  GstCaps *caps;
+  gsize size;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (ctx && caps && gst_structure_has_name (gst_caps_get_structure (caps, 0),
+          GST_CL_INTEGRAL_MEDIA_TYPE) &&
+      gst_cl_integral_get_unit_size (trans, caps, &size)) {
+    GstAllocationParams params;
+    GstAllocator *allocator = NULL;
+    GstBufferPool *pool = NULL;
+    GstStructure *config;
+    guint min = 2;
+
+    if (gst_query_get_n_allocation_pools (query) > 0)
+      gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, &min, NULL);
+    if (!pool) {
+      pool = gst_cl_pool_new (ctx, caps, size, 2);
+      if (gst_query_get_n_allocation_pools (query) > 0)
+        gst_query_set_nth_allocation_pool (query, 0, pool, size, MAX (min, 2),
+            0);
+      else
+        gst_query_add_allocation_pool (query, pool, size, 2, 0);
+      /* GstBaseTransform configures the pool with the query's first
+       * allocator: make it ours (pinned on GPUs, aligned) */
+      config = gst_buffer_pool_get_config (pool);
+      gst_buffer_pool_config_get_allocator (config, &allocator, &params);
+      if (gst_query_get_n_allocation_params (query) > 0)
+        gst_query_set_nth_allocation_param (query, 0, allocator, &params);
+      else
+        gst_query_add_allocation_param (query, allocator, &params);
+      gst_structure_free (config);
+    }
+    gst_object_unref (pool);
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+      query);
+}
+
+/* ---- kernels ---- */
+
+typedef struct
+{
+  gint channels;
+  const gchar *src_t;
+  guint max_value;
+  gint pstride, roff, goff, boff;
+} SourceDesc;
+
+static gboolean
+describe_source (const GstVideoInfo * info, SourceDesc * d)
+{
+  const gchar *name = gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info));
+
+  memset (d, 0, sizeof (*d));
+  if (is_rgb_format (name)) {
+    d->channels = 3;
+    d->src_t = "uchar";
+    d->max_value = 255;
+    d->pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
+    d->roff = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
+    d->goff = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
+    d->boff = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
+    return TRUE;
+  }
+  if (!g_strv_contains (gray_formats, name))
+    return FALSE;
+  d->channels = 1;
+  d->pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
+  d->src_t = d->pstride == 2 ? "ushort" : "uchar";
+  d->max_value = d->pstride == 2 ? 65535 : 255;
+  return TRUE;
+}
+
+/* -D options of one plane program. @acc/@out/@bits are OpenCL type names. */
+static gchar *
+plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
+    const gchar * out, const gchar * bits, gint value)
+{
+  return g_strdup_printf ("-D CH=%d -D SRC_T=%s -D PSTRIDE=%d -D ROFF=%d "
+      "-D GOFF=%d -D BOFF=%d -D ACC=%s -D OUT=%s -D BITS=%s -D VALUE=%d "
+      "-D WG=%" G_GSIZE_FORMAT " -D CB=%d", d->channels, d->src_t, d->pstride,
+      d->roff, d->goff, d->boff, acc, out, bits, value, self->wg,
+      GPU_COL_BANDS);
+}
+
+static cl_mem
+create_scratch (GstClIntegral * self, gsize size)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  cl_int err;
+  cl_mem mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, MAX (size, 1),
+      NULL, &err);
+
+  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+          "clCreateBuffer", "Could not allocate OpenCL scratch memory"))
+    return NULL;
+  return mem;
+}
+
+/* Builds plane @i's program and kernels (and CPU scratch) */
+static gboolean
+setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
+    const gchar * acc, const gchar * out, const gchar * bits, gint value,
+    gsize acc_size)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  IntegralPlane *p = &self->plane[i];
+  gchar *opts = plane_options (self, d, acc, out, bits, value);
+
+  GST_DEBUG_OBJECT (self, "plane %u: %s (%s variant)", i, opts,
+      self->gpu ? "GPU" : "CPU");
+  p->program = gst_cl_base_filter_get_program (base, "integral.cl", opts);
+  g_free (opts);
+  if (!p->program)
+    return FALSE;
+  p->k1 = gst_cl_base_filter_create_kernel (base, p->program,
+      self->gpu ? "gpu_rows" : "cpu_colsum");
+  p->k2 = gst_cl_base_filter_create_kernel (base, p->program,
+      self->gpu ? "gpu_cols" : "cpu_scan");
+  if (!p->k1 || !p->k2)
+    return FALSE;
+  if (!self->gpu) {
+    gsize n = (gsize) self->n_bands * self->width * self->channels * acc_size;
+    p->colsum = create_scratch (self, n);
+    p->accrow = create_scratch (self, n);
+    if (!p->colsum || !p->accrow)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* ACC, OUT and BITS (row-prefix storage) type names of a sum or count
+ * plane (@sq FALSE) or a sqsum plane */
+static void
+plane_types (GstClIntegralFormat f, gboolean sq, const gchar ** acc,
+    const gchar ** out, const gchar ** bits, gsize * acc_size)
+{
+  static const gchar *outs[] = { "uint", "ulong", "float", "double" };
+
+  if (sq) {
+    *acc = *bits = "ulong";
+    *out = format_is_float (f) ? "double" : "ulong";
+  } else {
+    *acc = f == GST_CL_INTEGRAL_FORMAT_U32 ? "uint" : "ulong";
+    *out = outs[f];
+    *bits = plane_elem_size (f, GST_CL_INTEGRAL_PLANES_SUM) == 4 ?
+        "uint" : "ulong";
+  }
+  *acc_size = g_str_equal (*acc, "uint") ? 4 : 8;
+}
+
+static gboolean
+check_size (GstClIntegral * self, guint64 size, const gchar * what)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+
+  if (size <= ctx->max_mem_alloc_size)
+    return TRUE;
+  GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+      ("The %s of a %dx%d frame needs %" G_GUINT64_FORMAT " bytes, more than "
+          "the OpenCL device \"%s\" can allocate at once (%" G_GUINT64_FORMAT
+          " bytes).", what, self->width, self->height, size, ctx->device_name,
+          (guint64) ctx->max_mem_alloc_size),
+      ("CL_DEVICE_MAX_MEM_ALLOC_SIZE = %" G_GUINT64_FORMAT "; ask for fewer "
+          "planes, a 32-bit format or a smaller frame",
+          (guint64) ctx->max_mem_alloc_size));
+  return FALSE;
+}
+
+static gboolean
+gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
+    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
+{
+  GstClIntegral *self = GST_CL_INTEGRAL (base);
+  GstClContext *ctx = gst_cl_base_filter_get_context (base);
+  const gchar *variant = g_getenv (VARIANT_ENV);
+  const gchar *acc, *out, *bits;
+  guint64 offsets[MAX_PLANES];
+  GstClIntegralFormat format;
+  SourceDesc d;
+  gsize acc_size;
+  guint planes, bit, n = 0;
+
+  if (!describe_source (in_info, &d)) {
+    GST_ERROR_OBJECT (self, "unsupported input %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
+  self->width = GST_VIDEO_INFO_WIDTH (in_info);
+  self->height = GST_VIDEO_INFO_HEIGHT (in_info);
+  self->channels = d.channels;
+  self->gpu = gst_cl_context_is_gpu (ctx);
+  if (variant && g_str_equal (variant, "gpu"))
+    self->gpu = TRUE;
+  else if (variant && g_str_equal (variant, "cpu"))
+    self->gpu = FALSE;
+  /* CPU: a few bands per core, so both the scan and the column totals
+   * spread over the cores; each band re-adds the totals above it once */
+  self->n_bands = MIN ((guint) self->height, MAX (ctx->compute_units, 1) * 2);
+  self->band_rows = (self->height + self->n_bands - 1) / self->n_bands;
+  self->wg = 1;
+  while (self->wg * 2 <= MIN (ctx->max_work_group_size, 256))
+    self->wg *= 2;
+  if (self->gpu && ctx->max_work_group_size < 32 * GPU_COL_BANDS) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, (NULL),
+        ("device work-group size %" G_GSIZE_FORMAT " < %d",
+            ctx->max_work_group_size, 32 * GPU_COL_BANDS));
+    return FALSE;
+  }
+
+  self->box_mean = out_info != NULL;
+  if (self->box_mean) {
+    /* U32 while a whole-frame box cannot reach 2^32 (exact modulo 2^32) */
+    gboolean wide = (guint64) self->width * self->height * d.max_value >=
+        G_GUINT64_CONSTANT (1) << 32;
+    guint64 size;
+
+    format = wide ? GST_CL_INTEGRAL_FORMAT_U64 : GST_CL_INTEGRAL_FORMAT_U32;
+    size = integral_layout (self->width, self->height, d.channels, format,
+        GST_CL_INTEGRAL_PLANES_SUM, NULL);
+    if (!check_size (self, size, "box-mean integral image"))
+      return FALSE;
+    plane_types (format, FALSE, &acc, &out, &bits, &acc_size);
+    if (!setup_plane (self, 0, &d, acc, out, bits, 0, acc_size))
+      return FALSE;
+    self->plane[0].offset = 0;
+    self->n_planes = 1;
+    self->box_kernel = gst_cl_base_filter_create_kernel (base,
+        self->plane[0].program, "box_mean");
+    self->box_ii = create_scratch (self, size);
+    return self->box_kernel && self->box_ii;
+  }
+
+  {
+    gint w, h, ch;
+    if (!parse_integral_caps (outcaps, &w, &h, &ch, &format, &planes) ||
+        w != self->width || h != self->height || ch != d.channels) {
+      GST_ERROR_OBJECT (self, "output caps %" GST_PTR_FORMAT " do not match "
+          "the input %" GST_PTR_FORMAT, outcaps, incaps);
+      return FALSE;
+    }
+  }
+  self->out_size = integral_layout (self->width, self->height, d.channels,
+      format, planes, offsets);
+  if (!check_size (self, self->out_size, "integral image"))
+    return FALSE;
+  for (bit = 1; bit <= GST_CL_INTEGRAL_PLANES_COUNT; bit <<= 1) {
+    if (!(planes & bit))
+      continue;
+    plane_types (format, bit == GST_CL_INTEGRAL_PLANES_SQSUM, &acc, &out,
+        &bits, &acc_size);
+    if (!setup_plane (self, n, &d, acc, out, bits,
+            bit == GST_CL_INTEGRAL_PLANES_SUM ? 0 :
+            bit == GST_CL_INTEGRAL_PLANES_SQSUM ? 1 : 2, acc_size))
+      return FALSE;
+    self->plane[n].offset = offsets[n];
+    n++;
+  }
+  self->n_planes = n;
+  GST_INFO_OBJECT (self, "%dx%d x%d -> %s %s, %" G_GSIZE_FORMAT " bytes, %s "
+      "variant", self->width, self->height, d.channels, format_names[format],
+      planes_names[planes], self->out_size, self->gpu ? "GPU" : "CPU");
+  return TRUE;
+}
+
+static void
+gst_cl_integral_reset (GstClBaseFilter * base)
+{
+  GstClIntegral *self = GST_CL_INTEGRAL (base);
+  guint i;
+
+  for (i = 0; i < MAX_PLANES; i++) {
+    IntegralPlane *p = &self->plane[i];
+    if (p->k1)
+      clReleaseKernel (p->k1);
+    if (p->k2)
+      clReleaseKernel (p->k2);
+    if (p->program)
+      clReleaseProgram (p->program);
+    if (p->colsum)
+      clReleaseMemObject (p->colsum);
+    if (p->accrow)
+      clReleaseMemObject (p->accrow);
+    memset (p, 0, sizeof (*p));
+  }
+  if (self->box_kernel)
+    clReleaseKernel (self->box_kernel);
+  self->box_kernel = NULL;
+  if (self->box_ii)
+    clReleaseMemObject (self->box_ii);
+  self->box_ii = NULL;
+  self->n_planes = 0;
+}
+
+/* ---- per frame ---- */
+
+#define SET_ARG(k, i, v) \
+  (err == CL_SUCCESS ? (err = clSetKernelArg ((k), (i)++, sizeof (v), &(v))) \
+      : err)
+
+/* Enqueues the kernels of plane @p: @in's plane 0 -> @out at p->offset */
+static cl_int
+enqueue_plane (GstClIntegral * self, IntegralPlane * p, const GstClFrame * in,
+    cl_mem out)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  cl_int err, w = self->width, h = self->height, br = self->band_rows;
+  cl_ulong off = p->offset;
+  cl_uint i = 0;
+
+  err = gst_cl_frame_set_plane_args (in, 0, p->k1, &i);
+  SET_ARG (p->k1, i, w);
+  SET_ARG (p->k1, i, h);
+  if (self->gpu) {
+    gsize gsz[2] = { self->wg, h }, lsz[2] = { self->wg, 1 };
+    gsize csz[2] = { gst_cl_global_size ((gsize) (w + 1) * self->channels,
+          32), GPU_COL_BANDS }, clsz[2] = { 32, GPU_COL_BANDS };
+
+    SET_ARG (p->k1, i, out);
+    SET_ARG (p->k1, i, off);
+    i = 0;
+    SET_ARG (p->k2, i, w);
+    SET_ARG (p->k2, i, h);
+    SET_ARG (p->k2, i, out);
+    SET_ARG (p->k2, i, off);
+    if (err == CL_SUCCESS)
+      err = clEnqueueNDRangeKernel (ctx->queue, p->k1, 2, NULL, gsz, lsz, 0,
+          NULL, NULL);
+    if (err == CL_SUCCESS)
+      err = clEnqueueNDRangeKernel (ctx->queue, p->k2, 2, NULL, csz, clsz, 0,
+          NULL, NULL);
+  } else {
+    /* one work-item per work-group: PoCL runs work-groups on its threads */
+    gsize one = 1, nb = self->n_bands, nb1 = self->n_bands - 1;
+
+    SET_ARG (p->k1, i, br);
+    SET_ARG (p->k1, i, p->colsum);
+    i = 0;
+    if (err == CL_SUCCESS)
+      err = gst_cl_frame_set_plane_args (in, 0, p->k2, &i);
+    SET_ARG (p->k2, i, w);
+    SET_ARG (p->k2, i, h);
+    SET_ARG (p->k2, i, br);
+    SET_ARG (p->k2, i, p->colsum);
+    SET_ARG (p->k2, i, p->accrow);
+    SET_ARG (p->k2, i, out);
+    SET_ARG (p->k2, i, off);
+    /* the last band's totals are never needed */
+    if (err == CL_SUCCESS && nb1 > 0)
+      err = clEnqueueNDRangeKernel (ctx->queue, p->k1, 1, NULL, &nb1, &one,
+          0, NULL, NULL);
+    if (err == CL_SUCCESS)
+      err = clEnqueueNDRangeKernel (ctx->queue, p->k2, 1, NULL, &nb, &one, 0,
+          NULL, NULL);
+  }
+  return err;
+}
+
+static cl_int
+enqueue_box_mean (GstClIntegral * self, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  const GstVideoInfo *info =
+      gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self));
+  cl_kernel k = self->box_kernel;
+  cl_int err, w = self->width, h = self->height, r;
+  gsize lsz[2] = { 16, 16 };
+  gsize gsz[2] = { gst_cl_global_size (w, 16), gst_cl_global_size (h, 16) };
+  cl_uint i = 0, p;
+
+  GST_OBJECT_LOCK (self);
+  r = self->radius;
+  GST_OBJECT_UNLOCK (self);
+
+  err = enqueue_plane (self, &self->plane[0], in, self->box_ii);
+  if (err == CL_SUCCESS)
+    err = gst_cl_frame_set_plane_args (in, 0, k, &i);
+  if (err == CL_SUCCESS)
+    err = gst_cl_frame_set_plane_args (out, 0, k, &i);
+  SET_ARG (k, i, self->box_ii);
+  SET_ARG (k, i, w);
+  SET_ARG (k, i, h);
+  SET_ARG (k, i, r);
+  if (err == CL_SUCCESS)
+    err = clEnqueueNDRangeKernel (ctx->queue, k, 2, NULL, gsz, lsz, 0, NULL,
+        NULL);
+
+  /* chroma planes are copied unchanged */
+  for (p = 1; p < in->n_planes && err == CL_SUCCESS; p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gsize src_origin[3] = { in->offset[p], 0, 0 };
+    gsize dst_origin[3] = { out->offset[p], 0, 0 };
+    gsize region[3] = { 0, 0, 1 };
+
+    gst_video_format_info_component (info->finfo, p, comp);
+    region[0] = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
+    region[1] = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+    err = clEnqueueCopyBufferRect (ctx->queue, in->mem, out->mem, src_origin,
+        dst_origin, region, in->stride[p], 0, out->stride[p], 0, 0, NULL,
+        NULL);
+  }
+  return err;
+}
+
+static GstFlowReturn
+gst_cl_integral_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstClIntegral *self = GST_CL_INTEGRAL (trans);
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (trans);
+  const GstVideoInfo *info = gst_cl_base_filter_get_in_info (base);
+  GstClFrame in, out;
+  GstFlowReturn ret = GST_FLOW_ERROR;
+  cl_int err = CL_SUCCESS;
+  guint i;
+
+  if (!self->n_planes) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("no caps set before the first buffer"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (!gst_cl_frame_map_input (base, inbuf, info, &in))
+    return GST_FLOW_ERROR;
+
+  if (self->box_mean) {
+    if (!gst_cl_frame_map_output (base, outbuf, info, &out))
+      goto unmap_in;
+    err = enqueue_box_mean (self, &in, &out);
+  } else {
+    if (gst_buffer_get_size (outbuf) < self->out_size) {
+      GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
+          ("output buffer of %" G_GSIZE_FORMAT " bytes, need %" G_GSIZE_FORMAT,
+              gst_buffer_get_size (outbuf), self->out_size));
+      goto unmap_in;
+    }
+    if (!gst_cl_frame_map_output_raw (base, outbuf, &out))
+      goto unmap_in;
+    for (i = 0; i < self->n_planes && err == CL_SUCCESS; i++)
+      err = enqueue_plane (self, &self->plane[i], &in, out.mem);
+  }
+
+  if (gst_cl_base_filter_check (base, err, "clEnqueueNDRangeKernel",
+          "Could not compute the integral image")
+      && gst_cl_frame_finish_output (base, &out))
+    ret = GST_FLOW_OK;
+  gst_cl_frame_unmap (base, &out);
+unmap_in:
+  gst_cl_frame_unmap (base, &in);
+  return ret;
 }

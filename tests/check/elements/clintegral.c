@@ -1,14 +1,526 @@
+/* clintegral tests: every kernel against tests/reference/integral.c.
+ *
+ * The binary runs unforked (CK_FORK=no) and keeps one element started for its
+ * whole life so the OpenCL context and its program cache live across cases.
+ * Both kernel variants run on PoCL: GST_CL_INTEGRAL_VARIANT=gpu forces the
+ * local-memory GPU kernels. */
+#include <string.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 
 #include "testframes.h"
+#include "integral.h"
 
-GST_START_TEST (test_placeholder)
+static const gchar *fmt_names[] = { "U32", "U64", "F32", "F64" };
+static const gchar *planes_names[] = { NULL, "sum", NULL, "sum,sqsum", NULL,
+  "sum,count", NULL, "sum,sqsum,count"
+};
+
+static const GstVideoFormat all_formats[] = {
+  GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420,
+  GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_NV21,
+  GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_RGB,
+  GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
+  GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGBx,
+  GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
+};
+
+static guint n_cases;
+
+static void
+set_variant (gboolean gpu)
 {
-  GstHarness *h = gst_harness_new ("clintegral");
-  gst_harness_teardown (h);
+  g_setenv ("GST_CL_INTEGRAL_VARIANT", gpu ? "gpu" : "cpu", TRUE);
 }
+
+static GstHarness *
+integral_harness (GstVideoFormat vf, gint w, gint h, RefIntegralFormat f,
+    guint planes)
+{
+  GstHarness *h_ = gst_harness_new ("clintegral");
+  gchar *sink = g_strdup_printf ("video/x-integral-image,format=%s,planes=\"%s\"",
+      fmt_names[f], planes_names[planes]);
+
+  gst_harness_set_sink_caps_str (h_, sink);
+  gst_harness_set_src_caps (h_, test_caps_new (vf, w, h));
+  g_free (sink);
+  return h_;
+}
+
+/* pushes @in, compares the output's planes with the reference */
+static void
+check_integral (GstHarness * h_, GstBuffer * in, const GstVideoInfo * info,
+    RefIntegralFormat f, guint planes, const gchar * what)
+{
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  gint ch = ref_integral_channels (GST_VIDEO_INFO_FORMAT (info));
+  guint64 offsets[3], size = ref_integral_layout (w, h, ch, f, planes,
+      offsets);
+  guint64 elems = (guint64) (w + 1) * (h + 1) * ch;
+  guint8 *ref = g_malloc (size);
+  GstVideoFrame frame;
+  GstBuffer *out;
+  GstMapInfo map;
+  guint bit, p = 0;
+
+  fail_unless (gst_video_frame_map (&frame, (GstVideoInfo *) info, in,
+          GST_MAP_READ));
+  ref_integral (&frame, f, planes, ref);
+  gst_video_frame_unmap (&frame);
+
+  out = gst_harness_push_and_pull (h_, in);
+  fail_unless (out != NULL, "%s: no output", what);
+  fail_unless_equals_uint64 (gst_buffer_get_size (out), size);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  for (bit = 1; bit <= REF_INTEGRAL_COUNT; bit <<= 1) {
+    gsize bytes;
+    if (!(planes & bit))
+      continue;
+    /* padding between planes is unspecified */
+    bytes = elems * ref_integral_elem_size (f, bit);
+    if (memcmp (map.data + offsets[p], ref + offsets[p], bytes) != 0) {
+      gsize i = 0;
+      while (map.data[offsets[p] + i] == ref[offsets[p] + i])
+        i++;
+      fail ("%s: plane %u differs at byte %" G_GSIZE_FORMAT " of %"
+          G_GSIZE_FORMAT, what, bit, i, bytes);
+    }
+    p++;
+  }
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  g_free (ref);
+  n_cases++;
+}
+
+static void
+run_integral (GstVideoFormat vf, gint w, gint h, TestLayout layout,
+    RefIntegralFormat f, guint planes, gboolean gpu, guint32 seed)
+{
+  GstHarness *h_;
+  GstVideoInfo info;
+  GstBuffer *in;
+  gchar *what = g_strdup_printf ("%s %dx%d layout %d %s %s %s",
+      gst_video_format_to_string (vf), w, h, layout, fmt_names[f],
+      planes_names[planes], gpu ? "gpu" : "cpu");
+
+  GST_INFO ("%s", what);
+  set_variant (gpu);
+  h_ = integral_harness (vf, w, h, f, planes);
+  in = test_frame_new (vf, w, h, layout, seed, &info);
+  check_integral (h_, in, &info, f, planes, what);
+  gst_harness_teardown (h_);
+  g_free (what);
+}
+
+/* Every input format, every layout, sizes 1x1 .. 1921x1081, both variants;
+ * the (format, planes) combination rotates so each format sees several. */
+GST_START_TEST (test_input_formats)
+{
+  static const guint plane_sets[] = { 1, 3, 5, 7 };
+  guint i, s, l, k = 0;
+
+  for (i = 0; i < G_N_ELEMENTS (all_formats); i++)
+    for (s = 0; s < n_test_sizes; s++)
+      for (l = 0; l < 4; l++) {
+        gboolean big = test_sizes[s].width > 1000;
+        RefIntegralFormat f = k % 4;
+        guint planes = plane_sets[(k / 4 + i) % 4];
+        k++;
+        /* the 1921x1081 frames: two layouts, sum+sqsum at most, CPU only
+         * for the 3-channel formats (both variants see those at 641x479) */
+        if (big && (l == 1 || l == 2))
+          continue;
+        if (big)
+          planes &= 3;
+        run_integral (all_formats[i], test_sizes[s].width,
+            test_sizes[s].height, l, f, planes, FALSE, k);
+        if (!big || ref_integral_channels (all_formats[i]) == 1)
+          run_integral (all_formats[i], test_sizes[s].width,
+              test_sizes[s].height, l, f, planes, TRUE, k + 1000);
+      }
+}
+
 GST_END_TEST;
+
+/* Every output format x plane combination, 1- and 3-channel, 8 and 16 bit */
+GST_START_TEST (test_output_combos)
+{
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGB
+  };
+  static const guint plane_sets[] = { 1, 3, 5, 7 };
+  guint i, f, p, v;
+
+  for (i = 0; i < G_N_ELEMENTS (fmts); i++)
+    for (f = 0; f < 4; f++)
+      for (p = 0; p < 4; p++)
+        for (v = 0; v < 2; v++) {
+          run_integral (fmts[i], 3, 5, TEST_LAYOUT_PADDED, f, plane_sets[p],
+              v, i * 100 + f * 10 + p);
+          run_integral (fmts[i], 641, 479, (f + p) % 4, f, plane_sets[p], v,
+              i * 100 + f * 10 + p + 7);
+        }
+}
+
+GST_END_TEST;
+
+/* 7681x4321: U64 with squares fits PoCL's 1 GiB allocation limit */
+GST_START_TEST (test_big_frame)
+{
+  run_integral (GST_VIDEO_FORMAT_GRAY8, 7681, 4321, TEST_LAYOUT_PADDED,
+      REF_INTEGRAL_U64, REF_INTEGRAL_SUM | REF_INTEGRAL_SQSUM, FALSE, 77);
+  run_integral (GST_VIDEO_FORMAT_GRAY16_LE, 7681, 4321, TEST_LAYOUT_PACKED,
+      REF_INTEGRAL_F32, REF_INTEGRAL_SUM, TRUE, 78);
+  run_integral (GST_VIDEO_FORMAT_RGBx, 7681, 4321, TEST_LAYOUT_PACKED,
+      REF_INTEGRAL_U32, REF_INTEGRAL_SUM, FALSE, 79);
+}
+
+GST_END_TEST;
+
+static GstBuffer *
+pull_filled (GstVideoFormat vf, gint w, gint h, RefIntegralFormat f,
+    guint8 value, GstVideoInfo * info, GstBuffer ** in_out)
+{
+  GstHarness *h_ = integral_harness (vf, w, h, f, REF_INTEGRAL_SUM);
+  GstBuffer *in = test_frame_new_filled (vf, w, h, TEST_LAYOUT_PACKED, value,
+      info);
+  GstBuffer *out;
+
+  check_integral (h_, gst_buffer_ref (in), info, f, REF_INTEGRAL_SUM,
+      "filled");
+  out = gst_harness_push_and_pull (h_, gst_buffer_ref (in));
+  gst_harness_teardown (h_);
+  if (in_out)
+    *in_out = in;
+  else
+    gst_buffer_unref (in);
+  return out;
+}
+
+static guint64
+element_at (GstBuffer * out, gint w, gint x, gint y, guint size)
+{
+  guint64 v = 0;
+  gsize i = ((gsize) y * (w + 1) + x) * size;
+
+  fail_unless (gst_buffer_extract (out, i, &v, size) == size);
+  return v;
+}
+
+/* All-255 4K frames: GRAY8 totals stay below 2^32 (exact in U32); GRAY16
+ * (all 0xffff) wraps in U32 and equals the modular reference, is exact in
+ * U64, and box sums read from the wrapped U32 table are still exact while
+ * the box's true sum fits in 32 bits. F32 holds the rounded exact value. */
+GST_START_TEST (test_wrap_4k)
+{
+  const gint w = 3840, h = 2160;
+  GstVideoInfo info;
+  GstBuffer *out;
+  guint64 a, b, c, d, total16 = (guint64) w * h * 65535;
+  guint v;
+
+  for (v = 0; v < 2; v++) {
+    set_variant (v);
+    out = pull_filled (GST_VIDEO_FORMAT_GRAY8, w, h, REF_INTEGRAL_U32, 255,
+        &info, NULL);
+    fail_unless_equals_uint64 (element_at (out, w, w, h, 4),
+        (guint64) w * h * 255);
+    gst_buffer_unref (out);
+
+    out = pull_filled (GST_VIDEO_FORMAT_GRAY16_LE, w, h, REF_INTEGRAL_U32,
+        255, &info, NULL);
+    fail_unless (total16 > G_MAXUINT32);
+    fail_unless_equals_uint64 (element_at (out, w, w, h, 4),
+        total16 & G_MAXUINT32);
+    /* a 200x300 box deep in the frame: 200 * 300 * 65535 < 2^32 */
+    a = element_at (out, w, 3000 + 200, 1800 + 300, 4);
+    b = element_at (out, w, 3000, 1800 + 300, 4);
+    c = element_at (out, w, 3000 + 200, 1800, 4);
+    d = element_at (out, w, 3000, 1800, 4);
+    fail_unless_equals_uint64 ((guint32) (a - b - c + d),
+        (guint64) 200 * 300 * 65535);
+    gst_buffer_unref (out);
+
+    out = pull_filled (GST_VIDEO_FORMAT_GRAY16_LE, w, h, REF_INTEGRAL_U64,
+        255, &info, NULL);
+    fail_unless_equals_uint64 (element_at (out, w, w, h, 8), total16);
+    gst_buffer_unref (out);
+
+    out = pull_filled (GST_VIDEO_FORMAT_GRAY16_LE, w, h, REF_INTEGRAL_F32,
+        255, &info, NULL);
+    {
+      guint32 bits = element_at (out, w, w, h, 4);
+      gfloat f;
+      memcpy (&f, &bits, 4);
+      fail_unless (f == (gfloat) total16);
+      /* past 2^24 a float no longer holds every integer */
+      fail_unless ((guint64) f != total16);
+    }
+    gst_buffer_unref (out);
+  }
+}
+
+GST_END_TEST;
+
+static void
+run_box_mean (GstVideoFormat vf, gint w, gint h, TestLayout layout,
+    guint radius, gboolean gpu, guint32 seed)
+{
+  GstHarness *h_;
+  GstVideoInfo info;
+  GstVideoFrame in_frame, ref_frame;
+  GstBuffer *in, *out, *ref;
+
+  set_variant (gpu);
+  h_ = gst_harness_new ("clintegral");
+  g_object_set (h_->element, "output", 1, "radius", radius, NULL);
+  gst_harness_set_src_caps (h_, test_caps_new (vf, w, h));
+  in = test_frame_new (vf, w, h, layout, seed, &info);
+  ref = test_frame_new_filled (vf, w, h, TEST_LAYOUT_PACKED, 0, NULL);
+  {
+    GstVideoInfo ref_info;
+    gst_video_info_set_format (&ref_info, vf, w, h);
+    fail_unless (gst_video_frame_map (&in_frame, &info, in, GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&ref_frame, &ref_info, ref,
+            GST_MAP_WRITE));
+    ref_box_mean (&in_frame, radius, &ref_frame);
+    gst_video_frame_unmap (&in_frame);
+    gst_video_frame_unmap (&ref_frame);
+  }
+  out = gst_harness_push_and_pull (h_, in);
+  fail_unless (out != NULL);
+  {
+    GstVideoInfo ri;
+
+    /* frame maps follow each buffer's video meta */
+    gst_video_info_set_format (&ri, vf, w, h);
+    fail_unless (test_frames_equal (out, ref, &ri),
+        "box-mean %s %dx%d layout %d radius %u %s differs",
+        gst_video_format_to_string (vf), w, h, layout, radius,
+        gpu ? "gpu" : "cpu");
+  }
+  gst_buffer_unref (out);
+  gst_buffer_unref (ref);
+  gst_harness_teardown (h_);
+  n_cases++;
+}
+
+GST_START_TEST (test_box_mean)
+{
+  static const guint radii[] = { 0, 1, 7, 5000 };
+  guint i, r, s, v;
+
+  for (i = 0; i < G_N_ELEMENTS (all_formats); i++)
+    for (r = 0; r < G_N_ELEMENTS (radii); r++)
+      for (s = 0; s < 3; s++)
+        for (v = 0; v < 2; v++)
+          run_box_mean (all_formats[i], test_sizes[s].width,
+              test_sizes[s].height, (i + r + s) % 4, radii[r], v,
+              i * 10 + r + s);
+  /* one big frame per channel count */
+  run_box_mean (GST_VIDEO_FORMAT_NV12, 1921, 1081, TEST_LAYOUT_PADDED, 7,
+      FALSE, 5);
+  run_box_mean (GST_VIDEO_FORMAT_RGBA, 1921, 1081, TEST_LAYOUT_PACKED, 30,
+      TRUE, 6);
+}
+
+GST_END_TEST;
+
+/* Downstream sees the documented media type and fields */
+GST_START_TEST (test_caps)
+{
+  GstHarness *h_;
+  GstCaps *caps;
+  GstStructure *s;
+  gint v;
+
+  set_variant (FALSE);
+  h_ = gst_harness_new ("clintegral");
+  g_object_set (h_->element, "format", 3, "planes", 3, NULL);
+  gst_harness_set_src_caps (h_, test_caps_new (GST_VIDEO_FORMAT_BGRx, 33,
+          17));
+  gst_buffer_unref (gst_harness_push_and_pull (h_,
+          test_frame_new (GST_VIDEO_FORMAT_BGRx, 33, 17, TEST_LAYOUT_PACKED, 1,
+              NULL)));
+  caps = gst_pad_get_current_caps (h_->sinkpad);
+  s = gst_caps_get_structure (caps, 0);
+  fail_unless (gst_structure_has_name (s, "video/x-integral-image"));
+  fail_unless_equals_string (gst_structure_get_string (s, "format"), "F64");
+  fail_unless_equals_string (gst_structure_get_string (s, "planes"),
+      "sum,sqsum");
+  fail_unless (gst_structure_get_int (s, "width", &v) && v == 33);
+  fail_unless (gst_structure_get_int (s, "height", &v) && v == 17);
+  fail_unless (gst_structure_get_int (s, "channels", &v) && v == 3);
+  fail_unless (gst_structure_has_field (s, "framerate"));
+  gst_caps_unref (caps);
+  gst_harness_teardown (h_);
+
+  /* downstream restricts: the property is only a preference */
+  h_ = gst_harness_new ("clintegral");
+  g_object_set (h_->element, "format", 0, NULL);
+  gst_harness_set_sink_caps_str (h_,
+      "video/x-integral-image,format=U64,planes=\"sum,count\"");
+  gst_harness_set_src_caps (h_, test_caps_new (GST_VIDEO_FORMAT_NV21, 8, 6));
+  gst_buffer_unref (gst_harness_push_and_pull (h_,
+          test_frame_new (GST_VIDEO_FORMAT_NV21, 8, 6, TEST_LAYOUT_PACKED, 1,
+              NULL)));
+  caps = gst_pad_get_current_caps (h_->sinkpad);
+  s = gst_caps_get_structure (caps, 0);
+  fail_unless_equals_string (gst_structure_get_string (s, "format"), "U64");
+  fail_unless_equals_string (gst_structure_get_string (s, "planes"),
+      "sum,count");
+  fail_unless (gst_structure_get_int (s, "channels", &v) && v == 1);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h_);
+
+  /* box-mean: the input's caps */
+  h_ = gst_harness_new ("clintegral");
+  g_object_set (h_->element, "output", 1, NULL);
+  gst_harness_set_src_caps (h_, test_caps_new (GST_VIDEO_FORMAT_I420, 8, 6));
+  gst_buffer_unref (gst_harness_push_and_pull (h_,
+          test_frame_new (GST_VIDEO_FORMAT_I420, 8, 6, TEST_LAYOUT_PACKED, 1,
+              NULL)));
+  caps = gst_pad_get_current_caps (h_->sinkpad);
+  s = gst_caps_get_structure (caps, 0);
+  fail_unless (gst_structure_has_name (s, "video/x-raw"));
+  fail_unless_equals_string (gst_structure_get_string (s, "format"), "I420");
+  gst_caps_unref (caps);
+  gst_harness_teardown (h_);
+
+  /* planes without sum are refused, keeping the previous value */
+  h_ = gst_harness_new ("clintegral");
+  ASSERT_WARNING (g_object_set (h_->element, "planes", 2, NULL));
+  g_object_get (h_->element, "planes", &v, NULL);
+  fail_unless_equals_int (v, 1);
+  gst_harness_teardown (h_);
+}
+
+GST_END_TEST;
+
+/* An output larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE is a clear error */
+GST_START_TEST (test_too_big)
+{
+  GstHarness *h_ = gst_harness_new ("clintegral");
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *debug = NULL;
+
+  gst_element_set_bus (h_->element, bus);
+  gst_harness_set_sink_caps_str (h_,
+      "video/x-integral-image,format=U64,planes=\"sum,sqsum,count\"");
+  gst_harness_set_src_caps (h_, test_caps_new (GST_VIDEO_FORMAT_RGB, 7681,
+          4321));
+  fail_if (gst_harness_push (h_, test_frame_new_filled (GST_VIDEO_FORMAT_RGB,
+              7681, 4321, TEST_LAYOUT_PACKED, 1, NULL)) == GST_FLOW_OK);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, &debug);
+  GST_INFO ("%s / %s", err->message, debug);
+  fail_unless (strstr (err->message, "can allocate") != NULL);
+  fail_unless (strstr (debug, "CL_DEVICE_MAX_MEM_ALLOC_SIZE") != NULL);
+  g_clear_error (&err);
+  g_free (debug);
+  gst_message_unref (msg);
+  gst_element_set_bus (h_->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h_);
+}
+
+GST_END_TEST;
+
+/* An application pulls integral buffers from appsink and reads a box sum */
+GST_START_TEST (test_appsink)
+{
+  GstElement *pipe = gst_parse_launch ("appsrc name=src format=time ! "
+      "clintegral planes=sum+sqsum ! appsink name=sink sync=false", NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  const gint w = 320, h = 240, x0 = 17, y0 = 9, x1 = 300, y1 = 201;
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  GstBuffer *in = test_frame_new (GST_VIDEO_FORMAT_GRAY8, w, h,
+      TEST_LAYOUT_PACKED, 5, &info);
+  GstSample *sample;
+  GstStructure *s;
+  GstMapInfo map;
+  guint64 direct = 0, dsq = 0, sum, sq;
+  const guint32 *ii;
+  const guint64 *sqii;
+  gint x, y, cw, chh;
+
+  set_variant (FALSE);
+  g_object_set (src, "caps", test_caps_new (GST_VIDEO_FORMAT_GRAY8, w, h),
+      NULL);
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_video_frame_map (&frame, &info, in, GST_MAP_READ));
+  for (y = y0; y < y1; y++)
+    for (x = x0; x < x1; x++) {
+      guint v = ((const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0))[y *
+          GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) + x];
+      direct += v;
+      dsq += v * v;
+    }
+  gst_video_frame_unmap (&frame);
+  {
+    GstFlowReturn fret;
+    /* action signals: no link to libgstapp needed */
+    g_signal_emit_by_name (src, "push-buffer", in, &fret);
+    gst_buffer_unref (in);
+    fail_unless (fret == GST_FLOW_OK);
+  }
+  g_signal_emit_by_name (sink, "pull-sample", &sample);
+  fail_unless (sample != NULL);
+  s = gst_caps_get_structure (gst_sample_get_caps (sample), 0);
+  fail_unless (gst_structure_get_int (s, "width", &cw) && cw == w);
+  fail_unless (gst_structure_get_int (s, "height", &chh) && chh == h);
+  fail_unless (gst_buffer_map (gst_sample_get_buffer (sample), &map,
+          GST_MAP_READ));
+  ii = (const guint32 *) map.data;
+  /* documented offset of the sqsum plane: sum plane rounded up to 8 bytes */
+  sqii = (const guint64 *) (map.data + ((gsize) (w + 1) * (h + 1) * 4 + 7) /
+      8 * 8);
+#define AT(p, x_, y_) (p)[(gsize) (y_) * (w + 1) + (x_)]
+  sum = (guint32) (AT (ii, x1, y1) - AT (ii, x0, y1) - AT (ii, x1, y0) +
+      AT (ii, x0, y0));
+  sq = AT (sqii, x1, y1) - AT (sqii, x0, y1) - AT (sqii, x1, y0) +
+      AT (sqii, x0, y0);
+#undef AT
+  fail_unless_equals_uint64 (sum, direct);
+  fail_unless_equals_uint64 (sq, dsq);
+  gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+  gst_sample_unref (sample);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
+/* several frames through one element: no stale state between frames */
+GST_START_TEST (test_stream)
+{
+  GstHarness *h_;
+  GstVideoInfo info;
+  guint i, v;
+
+  for (v = 0; v < 2; v++) {
+    set_variant (v);
+    h_ = integral_harness (GST_VIDEO_FORMAT_RGBA, 97, 61, REF_INTEGRAL_U32,
+        7);
+    for (i = 0; i < 4; i++)
+      check_integral (h_, test_frame_new (GST_VIDEO_FORMAT_RGBA, 97, 61,
+              i % 4, 300 + i, &info), &info, REF_INTEGRAL_U32, 7, "stream");
+    gst_harness_teardown (h_);
+  }
+}
+
+GST_END_TEST;
+
+static GstHarness *keeper;
 
 static Suite *
 clintegral_suite (void)
@@ -17,8 +529,40 @@ clintegral_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_placeholder);
+  tcase_set_timeout (tc, 900);
+  if (!test_have_cl_device ())
+    return s;
+  tcase_add_test (tc, test_caps);
+  tcase_add_test (tc, test_appsink);
+  tcase_add_test (tc, test_stream);
+  tcase_add_test (tc, test_too_big);
+  tcase_add_test (tc, test_output_combos);
+  tcase_add_test (tc, test_input_formats);
+  tcase_add_test (tc, test_box_mean);
+  tcase_add_test (tc, test_wrap_4k);
+  tcase_add_test (tc, test_big_frame);
   return s;
 }
 
-GST_CHECK_MAIN (clintegral);
+int
+main (int argc, char **argv)
+{
+  Suite *s;
+  int ret;
+
+  /* one process: the OpenCL context and its programs live across cases */
+  g_setenv ("CK_FORK", "no", TRUE);
+  gst_check_init (&argc, &argv);
+  s = clintegral_suite ();
+  if (test_have_cl_device ()) {
+    keeper = gst_harness_new ("clintegral");
+    gst_harness_set_src_caps (keeper, test_caps_new (GST_VIDEO_FORMAT_GRAY8,
+            4, 4));
+  }
+  ret = gst_check_run_suite (s, "clintegral", __FILE__);
+  if (keeper) {
+    gst_harness_teardown (keeper);
+    g_print ("clintegral: %u cases compared\n", n_cases);
+  }
+  return ret;
+}
