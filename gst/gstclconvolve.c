@@ -779,7 +779,6 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   static const gsize strips_local[2] = { STRIPS_LX, STRIPS_LY };
   gsize gstrips[2];
   ArgSetter a = { 0, 0, CL_SUCCESS };
-  cl_int err;
 
   if (k->separable && self->allow_separable) {
     cl_int tpitch = gst_cl_round_up (rowlen, STRIP);
@@ -819,11 +818,11 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
       arg (&a, sizeof (bval), &bval);
       arg (&a, sizeof (border_row), &border_row);
       param_args (&a, k);
-      if (a.err == CL_SUCCESS)
-        a.err = clEnqueueNDRangeKernel (ctx->queue, ks->sep, 2, NULL, g,
-            cpu_local, 0, NULL, NULL);
-      return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
-          "clEnqueueNDRangeKernel", "Could not run the separable convolution");
+      if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
+              "clSetKernelArg", "Could not run the separable convolution"))
+        return FALSE;
+      return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
+          ks->sep, 2, g, cpu_local, "Could not run the separable convolution");
     }
 
     if (!ensure_tmp (self, ctx, (gsize) tpitch * height * 4))
@@ -840,9 +839,12 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     arg (&a, sizeof (cl_int), &self->nrow);
     arg (&a, sizeof (rx), &rx);
     arg (&a, sizeof (bval), &bval);
-    if (a.err == CL_SUCCESS)
-      a.err = clEnqueueNDRangeKernel (ctx->queue, ks->hpass, 2, NULL, gsize_,
-          NULL, 0, NULL, NULL);
+    if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
+            "clSetKernelArg", "Could not run the separable convolution")
+        || !gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
+            ks->hpass, 2, gsize_, NULL,
+            "Could not run the separable convolution"))
+      return FALSE;
 
     a.kernel = ks->vpass;
     a.index = 0;
@@ -858,11 +860,11 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     arg (&a, sizeof (cl_int), &self->ncol);
     arg (&a, sizeof (border_row), &border_row);
     param_args (&a, k);
-    if (a.err == CL_SUCCESS)
-      a.err = clEnqueueNDRangeKernel (ctx->queue, ks->vpass, 2, NULL, gsize_,
-          NULL, 0, NULL, NULL);
-    return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
-        "clEnqueueNDRangeKernel", "Could not run the separable convolution");
+    if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
+            "clSetKernelArg", "Could not run the separable convolution"))
+      return FALSE;
+    return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
+        ks->vpass, 2, gsize_, NULL, "Could not run the separable convolution");
   }
 
   if (self->use_tile) {
@@ -889,12 +891,11 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
       arg (&a, sizeof (bval), &bval);
       param_args (&a, k);
       arg (&a, tile_bytes, NULL);
-      err = a.err;
-      if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel (ctx->queue, ks->tile, 2, NULL, g,
-            tile_local, 0, NULL, NULL);
-      return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
-          "clEnqueueNDRangeKernel", "Could not run the convolution");
+      if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
+              "clSetKernelArg", "Could not run the convolution"))
+        return FALSE;
+      return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
+          ks->tile, 2, g, tile_local, "Could not run the convolution");
     }
   }
 
@@ -913,12 +914,11 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   arg (&a, sizeof (bval), &bval);
   arg (&a, sizeof (self->direct), &self->direct);
   param_args (&a, k);
-  err = a.err;
-  if (err == CL_SUCCESS)
-    err = clEnqueueNDRangeKernel (ctx->queue, ks->strips, 2, NULL, gstrips,
-        strips_local, 0, NULL, NULL);
-  return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
-      "clEnqueueNDRangeKernel", "Could not run the convolution");
+  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
+          "clSetKernelArg", "Could not run the convolution"))
+    return FALSE;
+  return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
+      ks->strips, 2, gstrips, strips_local, "Could not run the convolution");
 }
 
 /* Chroma planes left unfiltered: a device-side rectangle copy */

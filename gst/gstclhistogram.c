@@ -702,6 +702,15 @@ set_args (cl_kernel k, cl_uint i, gsize n, const gint * v)
   return err == CL_SUCCESS;
 }
 
+/* returned by enqueue_pass when gst_cl_base_filter_run_kernel already posted
+ * the error (OpenCL error codes are 0 or negative) */
+#define ERR_POSTED 1
+
+#define RUN(kernel, global, local) \
+  (gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self), kernel, 1, \
+      global, local, "Could not compute the histogram") ? CL_SUCCESS : \
+      ERR_POSTED)
+
 /* Enqueues @pass over the region (x, y, w, h) given in luma pixels */
 static cl_int
 enqueue_pass (GstClHistogram * self, GstClContext * ctx, Pass * pass,
@@ -731,8 +740,7 @@ enqueue_pass (GstClHistogram * self, GstClContext * ctx, Pass * pass,
     local = pass->wg;
     global = gst_cl_global_size (groups * pass->wg, local);
     if (err == CL_SUCCESS)
-      err = clEnqueueNDRangeKernel (ctx->queue, pass->hist, 1, NULL, &global,
-          &local, 0, NULL, NULL);
+      err = RUN (pass->hist, &global, &local);
   } else {
     gint rows = (region[3] + self->max_bands - 1) / self->max_bands;
     gint nbands = (region[3] + rows - 1) / rows;
@@ -745,8 +753,7 @@ enqueue_pass (GstClHistogram * self, GstClContext * ctx, Pass * pass,
     global = nbands;
     local = 1;
     if (err == CL_SUCCESS)
-      err = clEnqueueNDRangeKernel (ctx->queue, pass->hist, 1, NULL, &global,
-          &local, 0, NULL, NULL);
+      err = RUN (pass->hist, &global, &local);
     if (err == CL_SUCCESS)
       err = clSetKernelArg (pass->merge, 0, sizeof (cl_mem), &self->partial);
     if (err == CL_SUCCESS)
@@ -759,8 +766,7 @@ enqueue_pass (GstClHistogram * self, GstClContext * ctx, Pass * pass,
     local = 64;
     global = gst_cl_global_size (merge_n, local);
     if (err == CL_SUCCESS)
-      err = clEnqueueNDRangeKernel (ctx->queue, pass->merge, 1, NULL, &global,
-          &local, 0, NULL, NULL);
+      err = RUN (pass->merge, &global, &local);
   }
   return err;
 }
@@ -888,6 +894,8 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
     err = clEnqueueReadBuffer (ctx->queue, self->result, CL_TRUE, 0, n * 4,
         self->host, 0, NULL, NULL);
   gst_cl_frame_unmap (filter, &frame);
+  if (err == ERR_POSTED)
+    return GST_FLOW_ERROR;
   if (!gst_cl_base_filter_check (filter, err, "clEnqueueNDRangeKernel",
           "Could not compute the histogram"))
     return GST_FLOW_ERROR;
