@@ -31,6 +31,9 @@
 #include <gst/check/gstharness.h>
 
 #include "cvshim.h"
+#include "convolve.h"
+#include "histogram.h"
+#include "integral.h"
 #include "yardsticks.h"
 
 #define N_FRAMES 3              /* frames rotated through the element */
@@ -53,7 +56,7 @@ static gdouble opt_budget = 4.0;
 static gboolean opt_quick = FALSE;
 static gboolean opt_no_yardsticks = FALSE;
 static gboolean opt_no_fixed = FALSE;
-static gboolean opt_lenient = FALSE;
+static gboolean opt_kernel_time = FALSE;
 
 static GOptionEntry entries[] = {
   {"device", 'd', 0, G_OPTION_ARG_STRING, &opt_device,
@@ -93,10 +96,10 @@ static GOptionEntry entries[] = {
       "Only the clfilters elements", NULL},
   {"no-fixed", 0, 0, G_OPTION_ARG_NONE, &opt_no_fixed,
       "Skip the fixed costs (tiny frame, first frame)", NULL},
-  {"lenient", 0, 0, G_OPTION_ARG_NONE, &opt_lenient,
-        "Ignore properties an element lacks instead of skipping the case "
-        "(a dry run of the harness with placeholder elements; figures are "
-        "then not the named case)",
+  {"kernel-time", 0, 0, G_OPTION_ARG_NONE, &opt_kernel_time,
+        "Also report kernel-only device time per frame (sets "
+        "GST_CL_PROFILE=1: the runtime then waits on each kernel, so "
+        "end-to-end times of this run are a little pessimistic)",
       NULL},
   {"first-frame", 0, 0, G_OPTION_ARG_STRING, &opt_first_frame,
         "Internal: measure one first frame of ELEMENT in this process "
@@ -144,15 +147,18 @@ csv_field (const gchar * s)
 static void
 print_table_header (void)
 {
-  g_print ("%-20s %-9s %-18s %-5s %9s %9s %9s %9s %9s  %s\n", "impl",
+  g_print ("%-20s %-9s %-18s %-5s %9s %9s %9s %9s %9s %9s  %s\n", "impl",
       "element", "case", "fmt", "size", "median_ms", "p10_ms", "p90_ms",
-      "Mpix/s", "note");
+      "Mpix/s", "kernel_ms", "note");
 }
 
+/* @kernel_ms: mean device time of the kernels per frame, < 0 when not
+ * measured */
 static void
-emit (const RowKey * k, GArray * ms, const gchar * note, const gchar * skip)
+emit (const RowKey * k, GArray * ms, gdouble kernel_ms, const gchar * note,
+    const gchar * skip)
 {
-  gchar size[32];
+  gchar size[32], kms[32] = "-";
   gdouble med = 0, p10 = 0, p90 = 0, mn = 0, mx = 0, mpix = 0;
   guint n = ms ? ms->len : 0;
 
@@ -172,13 +178,15 @@ emit (const RowKey * k, GArray * ms, const gchar * note, const gchar * skip)
         && !g_str_has_prefix (k->casename, "overhead"))
       mpix = (gdouble) k->width * k->height / (med * 1000.0);
   }
+  if (kernel_ms >= 0)
+    g_snprintf (kms, sizeof (kms), "%.3f", kernel_ms);
   if (skip)
     g_print ("%-20s %-9s %-18s %-5s %9s  skipped: %s\n", k->impl, k->element,
         k->casename, k->format, size, skip);
   else
-    g_print ("%-20s %-9s %-18s %-5s %9s %9.3f %9.3f %9.3f %9.1f  %s\n",
+    g_print ("%-20s %-9s %-18s %-5s %9s %9.3f %9.3f %9.3f %9.1f %9s  %s\n",
         k->impl, k->element, k->casename, k->format, size, med, p10, p90,
-        mpix, note ? note : "");
+        mpix, kms, note ? note : "");
   if (!csv)
     return;
   csv_field (k->impl);
@@ -194,12 +202,15 @@ emit (const RowKey * k, GArray * ms, const gchar * note, const gchar * skip)
   if (skip) {
     gchar *s = g_strdup_printf ("skipped: %s", skip);
 
-    fprintf (csv, ",0,,,,,,,");
+    fprintf (csv, ",0,,,,,,,,");
     csv_field (s);
     g_free (s);
   } else {
     fprintf (csv, ",%u,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,", n, med, p10, p90, mn,
         mx, mpix);
+    if (kernel_ms >= 0)
+      fprintf (csv, "%.4f", kernel_ms);
+    fputc (',', csv);
     csv_field (note);
   }
   fputc ('\n', csv);
@@ -228,12 +239,26 @@ cmp_double (gconstpointer a, gconstpointer b)
   return x < y ? -1 : (x > y);
 }
 
+static guint64
+kernel_time_ns (GstElement * el)
+{
+  guint64 ns = 0;
+
+  g_object_get (el, "kernel-time", &ns, NULL);
+  return ns;
+}
+
 /* Warm up, then time single steps until @repeat samples or the budget is
  * spent (with at least MIN_SAMPLES, unless one step alone is that slow).
- * Returns sorted ms samples, or NULL with @why set. */
+ * With @kt_el (--kernel-time) also the mean of its "kernel-time" growth per
+ * timed frame in @kernel_ms (-1 when it did not grow: the element enqueues
+ * outside gst_cl_base_filter_run_kernel). Returns sorted ms samples, or
+ * NULL with @why set. */
 static GArray *
-measure (StepFunc step, gpointer data, guint warmup, gchar ** why)
+measure (StepFunc step, gpointer data, guint warmup, GstElement * kt_el,
+    gdouble * kernel_ms, gchar ** why)
 {
+  guint64 kt0 = 0;
   GArray *ms = g_array_new (FALSE, FALSE, sizeof (gdouble));
   gint64 budget = (gint64) (opt_budget * 1e9), start;
   guint i, n = 0;
@@ -245,6 +270,8 @@ measure (StepFunc step, gpointer data, guint warmup, gchar ** why)
     if (now_ns () - start > budget / 2)
       break;
   }
+  if (kt_el)
+    kt0 = kernel_time_ns (kt_el);
   start = now_ns ();
   for (i = 0; i < (guint) opt_repeat; i++) {
     gint64 t0 = now_ns (), t1;
@@ -258,6 +285,11 @@ measure (StepFunc step, gpointer data, guint warmup, gchar ** why)
     if (t1 - start > budget && (ms->len >= MIN_SAMPLES || t1 - start >
             4 * budget))
       break;
+  }
+  if (kt_el) {
+    guint64 kt = kernel_time_ns (kt_el) - kt0;
+
+    *kernel_ms = kt > 0 ? kt / 1e6 / ms->len : -1;
   }
   g_array_sort (ms, cmp_double);
   return ms;
@@ -363,11 +395,6 @@ set_prop (GstElement * el, const gchar * name, const gchar * value,
   GValue want = G_VALUE_INIT, got = G_VALUE_INIT;
   gboolean ok = TRUE;
 
-  if ((!ps || !(ps->flags & G_PARAM_WRITABLE)) && opt_lenient) {
-    g_printerr ("lenient: %s has no property '%s', ignored\n",
-        GST_OBJECT_NAME (gst_element_get_factory (el)), name);
-    return TRUE;
-  }
   if (!ps || !(ps->flags & G_PARAM_WRITABLE)) {
     *why = g_strdup_printf ("%s has no property '%s'",
         GST_OBJECT_NAME (gst_element_get_factory (el)), name);
@@ -597,30 +624,59 @@ rig_device_name (Rig * r)
   return cl_device_name;
 }
 
-/* One GStreamer element case: ours or a GStreamer yardstick. */
+/* Fails the case when the caps the element negotiated on its source pad
+ * are not within @expect */
+static gchar *
+check_caps (Rig * r, const gchar * expect)
+{
+  GstCaps *want = gst_caps_from_string (expect);
+  GstCaps *got = gst_pad_get_current_caps (r->h->sinkpad);
+  gchar *why = NULL;
+
+  if (!got || !gst_caps_is_subset (got, want)) {
+    gchar *g = got ? gst_caps_to_string (got) : g_strdup ("none");
+
+    why = g_strdup_printf ("negotiated %s, expected %s", g, expect);
+    g_free (g);
+  }
+  gst_caps_unref (want);
+  if (got)
+    gst_caps_unref (got);
+  return why;
+}
+
+/* One GStreamer element case: ours (@device set) or a GStreamer yardstick.
+ * @expect: caps the output must have (NULL: anything). */
 static void
 run_gst (const RowKey * key, const gchar * factory, const gchar * device,
     const gchar * const *props, const gchar * push_format,
-    const gchar * sinkcaps, const gchar * note)
+    const gchar * sinkcaps, const gchar * expect, const gchar * note)
 {
   Rig r;
   RowKey k = *key;
   gchar *why, *full_note;
   GArray *ms = NULL;
+  gdouble kernel_ms = -1;
 
   why = rig_open (&r, factory, device, props,
       push_format ? push_format : key->format, key->width, key->height,
       sinkcaps, TRUE);
   if (!why)
-    ms = measure (rig_step, &r, MAX (opt_warmup, 1), &why);
+    ms = measure (rig_step, &r, MAX (opt_warmup, 1), opt_kernel_time &&
+        device ? r.el : NULL, &kernel_ms, &why);
+  if (ms && expect && (why = check_caps (&r, expect)))
+    g_clear_pointer (&ms, g_array_unref);
   if (device)
     k.device = rig_device_name (&r);
   if (!k.device)
     k.device = device ? device : "cpu (GStreamer element)";
-  full_note = g_strdup_printf ("%s%s%s%s%s%s", opt_lenient ?
-      "LENIENT DRY RUN; " : "", r.own_pool ? "element's pool" : "plain pool", note ? "; " : "", note ? note : "",
-      push_format ? "; pushed as " : "", push_format ? push_format : "");
-  emit (&k, ms, full_note, why);
+  full_note = g_strdup_printf ("%s%s%s%s%s%s",
+      r.own_pool ? "element's pool" : "plain pool", note ? "; " : "",
+      note ? note : "", push_format ? "; pushed as " : "",
+      push_format ? push_format : "", opt_kernel_time && device &&
+      kernel_ms < 0 ? "; no kernel-time (kernels not enqueued through "
+      "gst_cl_base_filter_run_kernel)" : "");
+  emit (&k, ms, kernel_ms, full_note, why);
   g_free (full_note);
   g_free (why);
   if (ms)
@@ -632,134 +688,172 @@ run_gst (const RowKey * key, const gchar * factory, const gchar * device,
 
 typedef enum
 {
-  CJ_HIST, CJ_CONV2D, CJ_CONVSEP, CJ_INTEGRAL, CJ_INTEGRAL_SQ, CJ_BOXMEAN
+  CJ_HIST_RGB, CJ_HIST_LUMA, CJ_CONV, CJ_CONVSEP, CJ_INTEGRAL, CJ_INTEGRAL_SQ,
+  CJ_BOXMEAN
 } CJobOp;
 
+/* One plain-C job on a frame laid out like GstVideoInfo's defaults: the
+ * references take GstBuffers and GstVideoFrames like the tests do. */
 typedef struct
 {
   CJobOp op;
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  GstVideoFrame in_frame, out_frame;    /* mapped for integral/box mean */
+  gboolean mapped;
+  GstMapInfo in_map;            /* CJ_CONVSEP */
+  /* CJ_CONV */
+  RefConvolve conv;
+  gdouble coef[31 * 31];
+  /* CJ_CONVSEP (bench yardstick, no reference) */
   YsPlane src, dst;
-  guint8 *chroma_src, *chroma_dst;
-  gsize chroma_size;
-  gfloat *k, *kx, *scratch;
-  gint ksize;
-  guint32 *sum;
-  guint64 *sq;
-  guint32 hist[4][256];
+  gfloat k1d[31], *scratch;
+  /* CJ_HIST_*, CJ_INTEGRAL */
+  guint64 *counts;
+  guint32 rgb[3 * 256];
+  guint planes;
+  guint8 *integral;
 } CJob;
-
-/* the element's view of a format: RGBA = 3 channels of 4 bytes (alpha
- * kept), I420 = its luma plane (+ chroma copied by filters), GRAY8 = 1 */
-static gboolean
-plane_for_format (const gchar * format, gint w, gint h, YsPlane * p,
-    gsize * chroma)
-{
-  p->width = w;
-  p->height = h;
-  *chroma = 0;
-  if (!strcmp (format, "RGBA")) {
-    p->bpp = 4;
-    p->nch = 3;
-  } else if (!strcmp (format, "GRAY8") || !strcmp (format, "I420")) {
-    p->bpp = p->nch = 1;
-    if (!strcmp (format, "I420"))
-      *chroma = (gsize) ((w + 1) / 2) * ((h + 1) / 2) * 2;
-  } else {
-    return FALSE;
-  }
-  p->stride = GST_ROUND_UP_4 (w * p->bpp);
-  return TRUE;
-}
 
 static gboolean
 cjob_step (gpointer data, guint i, gchar ** why)
 {
   CJob *j = data;
+  GstMapInfo map;
 
   switch (j->op) {
-    case CJ_HIST:
-      ys_histogram (&j->src, j->hist);
+    case CJ_HIST_RGB:
+      gst_buffer_map (j->in, &map, GST_MAP_READ);
+      ref_histogram_rgba_fast (map.data, GST_VIDEO_INFO_WIDTH (&j->info),
+          GST_VIDEO_INFO_HEIGHT (&j->info),
+          GST_VIDEO_INFO_PLANE_STRIDE (&j->info, 0), j->rgb);
+      gst_buffer_unmap (j->in, &map);
       break;
-    case CJ_CONV2D:
-      ys_convolve_2d (&j->src, &j->dst, j->k, j->ksize, j->ksize);
+    case CJ_HIST_LUMA:
+      memset (j->counts, 0, 256 * sizeof (guint64));
+      ref_histogram_add (j->in, &j->info, REF_CH_LUMA, FALSE, 0, 0,
+          GST_VIDEO_INFO_WIDTH (&j->info), GST_VIDEO_INFO_HEIGHT (&j->info),
+          j->counts);
+      break;
+    case CJ_CONV:
+      g_free (ref_convolve_frame (&j->conv, j->in, &j->info, j->out, FALSE));
       break;
     case CJ_CONVSEP:
-      ys_convolve_sep (&j->src, &j->dst, j->kx, j->kx, j->ksize / 2,
+      ys_convolve_sep (&j->src, &j->dst, j->k1d, j->k1d, j->conv.width / 2,
           j->scratch);
       break;
     case CJ_INTEGRAL:
-      ys_integral (&j->src, j->sum, NULL);
-      break;
     case CJ_INTEGRAL_SQ:
-      ys_integral (&j->src, j->sum, j->sq);
+      ref_integral (&j->in_frame, REF_INTEGRAL_U32, j->planes, j->integral);
       break;
     case CJ_BOXMEAN:
-      ys_box_mean (&j->src, &j->dst, j->ksize / 2, j->sum);
+      ref_box_mean (&j->in_frame, j->conv.width / 2, &j->out_frame);
       break;
   }
-  if (j->chroma_size && j->chroma_dst)
-    memcpy (j->chroma_dst, j->chroma_src, j->chroma_size);
   return TRUE;
 }
 
-/* @k: ksize^2 (2-D) or ksize (separable) normalised coefficients */
+static GstBuffer *
+random_buffer (gsize size)
+{
+  GstBuffer *b = gst_buffer_new_allocate (NULL, size, NULL);
+  GstMapInfo map;
+
+  gst_buffer_map (b, &map, GST_MAP_WRITE);
+  fill_random (map.data, map.size);
+  gst_buffer_unmap (b, &map);
+  return b;
+}
+
+/* @coef: the matrix (conv: ksize^2 row order; convsep: ksize 1-D taps,
+ * normalised) */
 static void
-run_cref (const RowKey * key, CJobOp op, gint ksize, const gfloat * k,
+run_cref (const RowKey * key, CJobOp op, gint ksize, const gdouble * coef,
     const gchar * note)
 {
-  CJob j = { 0 };
+  CJob *j = g_new0 (CJob, 1);
   RowKey rk = *key;
-  gsize plane, integ;
   GArray *ms;
   gchar *why = NULL;
+  GstVideoFormat fmt = gst_video_format_from_string (key->format);
+  gint i;
 
-  rk.impl = "c-ref";
+  rk.impl = op == CJ_CONVSEP ? "c-sep" : "c-ref";
   rk.device = "cpu, 1 thread";
-  if (!plane_for_format (key->format, key->width, key->height, &j.src,
-          &j.chroma_size)) {
-    emit (&rk, NULL, NULL, "format not covered by the C yardstick");
-    return;
+  j->op = op;
+  gst_video_info_set_format (&j->info, fmt, key->width, key->height);
+  j->in = random_buffer (j->info.size);
+  j->conv.width = j->conv.height = ksize;
+  switch (op) {
+    case CJ_HIST_RGB:
+    case CJ_HIST_LUMA:
+      j->counts = g_new0 (guint64, 256);
+      break;
+    case CJ_CONV:
+      memcpy (j->coef, coef, sizeof (gdouble) * ksize * ksize);
+      j->conv.coef = j->coef;
+      j->conv.divisor = ref_convolve_auto_divisor (j->coef, ksize * ksize);
+      j->conv.border = REF_BORDER_CLAMP;
+      j->out = gst_buffer_new_allocate (NULL, j->info.size, NULL);
+      break;
+    case CJ_CONVSEP:
+      /* luma/gray plane, or the 3 colour channels of RGBA; I420 chroma is
+       * copied by the element, not here (a few percent of the frame) */
+      j->src.width = key->width;
+      j->src.height = key->height;
+      j->src.bpp = GST_VIDEO_INFO_COMP_PSTRIDE (&j->info, 0);
+      j->src.nch = GST_VIDEO_INFO_IS_RGB (&j->info) ? 3 : 1;
+      j->src.stride = GST_VIDEO_INFO_PLANE_STRIDE (&j->info, 0);
+      gst_buffer_map (j->in, &j->in_map, GST_MAP_READ);
+      j->src.data = j->in_map.data;
+      j->dst = j->src;
+      j->dst.data = g_malloc ((gsize) j->src.stride * key->height);
+      j->scratch = g_new (gfloat, (gsize) key->width * key->height *
+          j->src.nch);
+      for (i = 0; i < ksize; i++)
+        j->k1d[i] = (gfloat) coef[i];
+      break;
+    case CJ_INTEGRAL:
+    case CJ_INTEGRAL_SQ:
+      j->planes = REF_INTEGRAL_SUM |
+          (op == CJ_INTEGRAL_SQ ? REF_INTEGRAL_SQSUM : 0);
+      j->integral = g_malloc (ref_integral_layout (key->width, key->height,
+              ref_integral_channels (fmt), REF_INTEGRAL_U32, j->planes,
+              (guint64[3]) {
+              0}));
+      break;
+    case CJ_BOXMEAN:
+      j->out = gst_buffer_new_allocate (NULL, j->info.size, NULL);
+      break;
   }
-  j.op = op;
-  j.ksize = ksize;
-  j.dst = j.src;
-  plane = (gsize) j.src.stride * j.src.height;
-  integ = (gsize) (key->width + 1) * (key->height + 1) * j.src.nch;
-  j.src.data = g_malloc (plane);
-  fill_random (j.src.data, plane);
-  if (op == CJ_CONV2D || op == CJ_CONVSEP || op == CJ_BOXMEAN) {
-    j.dst.data = g_malloc (plane);
-    if (j.chroma_size) {
-      j.chroma_src = g_malloc (j.chroma_size);
-      j.chroma_dst = g_malloc (j.chroma_size);
-      fill_random (j.chroma_src, j.chroma_size);
-    }
+  if (op == CJ_INTEGRAL || op == CJ_INTEGRAL_SQ || op == CJ_BOXMEAN) {
+    gst_video_frame_map (&j->in_frame, &j->info, j->in, GST_MAP_READ);
+    if (j->out)
+      gst_video_frame_map (&j->out_frame, &j->info, j->out, GST_MAP_WRITE);
+    j->mapped = TRUE;
   }
-  if (op == CJ_CONV2D)
-    j.k = g_memdup2 (k, sizeof (gfloat) * ksize * ksize);
-  if (op == CJ_CONVSEP) {
-    j.kx = g_memdup2 (k, sizeof (gfloat) * ksize);
-    j.scratch = g_new (gfloat, (gsize) key->width * key->height * j.src.nch);
-  }
-  if (op == CJ_INTEGRAL || op == CJ_INTEGRAL_SQ || op == CJ_BOXMEAN)
-    j.sum = g_new (guint32, integ);
-  if (op == CJ_INTEGRAL_SQ)
-    j.sq = g_new (guint64, integ);
 
-  ms = measure (cjob_step, &j, MIN (MAX (opt_warmup, 1), 2), &why);
-  emit (&rk, ms, note, why);
+  /* no warm-up: nothing to build, and the slow references would spend the
+   * budget on it */
+  ms = measure (cjob_step, j, 0, NULL, NULL, &why);
+  emit (&rk, ms, -1, note, why);
   if (ms)
     g_array_unref (ms);
   g_free (why);
-  g_free (j.src.data);
-  g_free (j.dst.data);
-  g_free (j.chroma_src);
-  g_free (j.chroma_dst);
-  g_free (j.k);
-  g_free (j.kx);
-  g_free (j.scratch);
-  g_free (j.sum);
-  g_free (j.sq);
+  if (j->mapped) {
+    gst_video_frame_unmap (&j->in_frame);
+    if (j->out)
+      gst_video_frame_unmap (&j->out_frame);
+  }
+  if (j->in_map.data)
+    gst_buffer_unmap (j->in, &j->in_map);
+  gst_clear_buffer (&j->in);
+  gst_clear_buffer (&j->out);
+  g_free (j->dst.data);
+  g_free (j->scratch);
+  g_free (j->counts);
+  g_free (j->integral);
+  g_free (j);
 }
 
 static ClbCvPrepareFunc cv_prepare = NULL;
@@ -826,13 +920,14 @@ run_opencv (const RowKey * key, const gchar * op, gint ksize, gdouble sigma,
       !strcmp (key->format, "I420") ? CLB_CV_I420 :
       !strcmp (key->format, "GRAY8") ? CLB_CV_GRAY8 : -1;
   if (!cv_prepare) {
-    emit (&rk, NULL, NULL, cv_missing);
+    emit (&rk, NULL, -1, NULL, cv_missing);
   } else if (layout < 0 || !(job = cv_prepare (op, layout, key->width,
               key->height, ksize, sigma, k2d))) {
-    emit (&rk, NULL, NULL, "op/format not covered by the shim");
+    emit (&rk, NULL, -1, NULL, "op/format not covered by the shim");
   } else {
-    ms = measure (cv_step, job, MIN (MAX (opt_warmup, 1), 2), &why);
-    emit (&rk, ms, note, why);
+    ms = measure (cv_step, job, MIN (MAX (opt_warmup, 1), 2), NULL, NULL,
+        &why);
+    emit (&rk, ms, -1, note, why);
     if (ms)
       g_array_unref (ms);
     cv_free (job);
@@ -851,155 +946,36 @@ gauss_sigma (gint k)
 }
 
 static void
-gauss_1d (gint k, gdouble sigma, gfloat * out)
+gauss_1d (gint k, gdouble sigma, gdouble * out)
 {
   gdouble s = 0;
   gint i, r = k / 2;
 
   for (i = 0; i < k; i++)
-    s += out[i] = (gfloat) exp (-(gdouble) (i - r) * (i - r) / (2 * sigma *
-            sigma));
+    s += out[i] = exp (-(gdouble) (i - r) * (i - r) / (2 * sigma * sigma));
   for (i = 0; i < k; i++)
     out[i] /= s;
 }
 
 /* a full-rank integer matrix: the element cannot factor it */
 static gchar *
-custom_kernel (gint k, gfloat * norm)
+custom_kernel (gint k, gdouble * coef)
 {
   GString *s = g_string_new ("<");
   GRand *rand = g_rand_new_with_seed (k);
-  gint i, sum = 0, *v = g_new (gint, k * k);
-
-  for (i = 0; i < k * k; i++) {
-    v[i] = g_rand_int_range (rand, -4, 5);
-    if (i == k * k / 2)
-      v[i] += k * k;
-    sum += v[i];
-  }
-  for (i = 0; i < k * k; i++) {
-    g_string_append_printf (s, "%s%d", i ? "," : "", v[i]);
-    norm[i] = (gfloat) v[i] / (sum ? sum : 1);
-  }
-  g_string_append (s, ">");
-  g_free (v);
-  g_rand_free (rand);
-  return g_string_free (s, FALSE);
-}
-
-static void
-motion_blur_7x7 (gfloat * k)
-{
-  /* stand-in until clconvolve exposes its preset through `kernel`: the
-   * issue's weights on the 45-degree diagonal. The C loop runs every tap
-   * anyway; filter2D skips zeros, so element_kernel() is preferred. */
-  static const gfloat d[7] = { 0.0145f, 0.0376f, 0.1283f, 0.6392f, 0.1283f,
-    0.0376f, 0.0145f
-  };
   gint i;
 
-  memset (k, 0, sizeof (gfloat) * 49);
-  for (i = 0; i < 7; i++)
-    k[i * 7 + (6 - i)] = d[i];
-}
+  for (i = 0; i < k * k; i++) {
+    gint v = g_rand_int_range (rand, -4, 5);
 
-/* The matrix clconvolve holds for @preset (read back through `kernel`),
- * normalised by its sum, so the yardsticks filter with the same
- * coefficients: OpenCV's filter2D skips zero taps, so the values matter. */
-static gboolean
-element_kernel (const gchar * preset, gint ks, gfloat * k2d)
-{
-  GstElement *el = gst_element_factory_make ("clconvolve", NULL);
-  GValue v = G_VALUE_INIT;
-  gboolean ok = FALSE;
-  gchar *why = NULL;
-
-  if (el && g_object_class_find_property (G_OBJECT_GET_CLASS (el), "kernel")
-      && g_object_class_find_property (G_OBJECT_GET_CLASS (el), "preset")
-      && set_prop (el, "preset", preset, &why)) {
-    GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (el),
-        "kernel");
-
-    g_value_init (&v, ps->value_type);
-    g_object_get_property (G_OBJECT (el), "kernel", &v);
-    if (GST_VALUE_HOLDS_ARRAY (&v) && gst_value_array_get_size (&v) ==
-        (guint) (ks * ks)) {
-      gdouble sum = 0;
-      guint i;
-
-      for (i = 0; i < (guint) (ks * ks); i++) {
-        GValue d = G_VALUE_INIT;
-
-        g_value_init (&d, G_TYPE_DOUBLE);
-        if (g_value_transform (gst_value_array_get_value (&v, i), &d))
-          sum += k2d[i] = (gfloat) g_value_get_double (&d);
-        g_value_unset (&d);
-      }
-      for (i = 0; i < (guint) (ks * ks) && sum != 0; i++)
-        k2d[i] /= sum;
-      ok = TRUE;
-    }
-    g_value_unset (&v);
+    if (i == k * k / 2)
+      v += k * k;
+    coef[i] = v;
+    g_string_append_printf (s, "%s%d", i ? "," : "", v);
   }
-  g_free (why);
-  if (el)
-    gst_object_unref (el);
-  return ok;
-}
-
-static gboolean
-has_prop (const gchar * factory, const gchar * prop)
-{
-  GstElementFactory *f = gst_element_factory_find (factory);
-  GstElement *el;
-  gboolean ret;
-
-  if (!f)
-    return FALSE;
-  el = gst_element_factory_create (f, NULL);
-  gst_object_unref (f);
-  if (!el)
-    return FALSE;
-  ret = g_object_class_find_property (G_OBJECT_GET_CLASS (el), prop) != NULL;
-  gst_object_unref (el);
-  return ret;
-}
-
-/* The nick of @prop's enum/flags value that equals @want ignoring case,
- * else the first that contains it: "U32" finds "u32", "luma" finds
- * "luma-bt601". Falls back to @want (set_prop then says what failed). */
-static gchar *
-choose_nick (const gchar * factory, const gchar * prop, const gchar * want)
-{
-  GstElement *el = gst_element_factory_make (factory, NULL);
-  GParamSpec *ps = el ? g_object_class_find_property (G_OBJECT_GET_CLASS (el),
-      prop) : NULL;
-  gchar *ret = NULL, *lw = g_ascii_strdown (want, -1);
-  guint i, n = 0;
-  const gchar *nicks[64];
-
-  if (ps && G_IS_PARAM_SPEC_ENUM (ps)) {
-    GEnumClass *ec = G_PARAM_SPEC_ENUM (ps)->enum_class;
-    for (i = 0; i < ec->n_values && n < G_N_ELEMENTS (nicks); i++)
-      nicks[n++] = ec->values[i].value_nick;
-  } else if (ps && G_IS_PARAM_SPEC_FLAGS (ps)) {
-    GFlagsClass *fc = G_PARAM_SPEC_FLAGS (ps)->flags_class;
-    for (i = 0; i < fc->n_values && n < G_N_ELEMENTS (nicks); i++)
-      nicks[n++] = fc->values[i].value_nick;
-  }
-  for (i = 0; i < n && !ret; i++)
-    if (!g_ascii_strcasecmp (nicks[i], want))
-      ret = g_strdup (nicks[i]);
-  for (i = 0; i < n && !ret; i++) {
-    gchar *l = g_ascii_strdown (nicks[i], -1);
-    if (strstr (l, lw))
-      ret = g_strdup (nicks[i]);
-    g_free (l);
-  }
-  g_free (lw);
-  if (el)
-    gst_object_unref (el);
-  return ret ? ret : g_strdup (want);
+  g_string_append (s, ">");
+  g_rand_free (rand);
+  return g_string_free (s, FALSE);
 }
 
 static void
@@ -1013,30 +989,26 @@ bench_histogram (const gchar * format, gint w, gint h, gboolean yard)
     RowKey k = { "clfilters", "histogram", luma ? "luma-256" : "rgb-3x256",
       format, w, h, 0, NULL
     };
-    gchar *luma_nick = choose_nick ("clhistogram", "channels", "luma");
-    const gchar *props_rgb[] = { "bins", "256", NULL };
-    const gchar *props_luma[] = { "bins", "256", "channels", luma_nick, NULL };
+    /* channels=auto is red+green+blue on RGBA, luma otherwise */
+    const gchar *props[] = { "bins", "256", "channels", luma ? "luma" :
+          "auto", NULL
+    };
 
-    /* the default channels suit the format: only RGBA needs "luma" set */
-    run_gst (&k, "clhistogram", opt_device, luma && rgba ? props_luma :
-        props_rgb, NULL, NULL, NULL);
-    g_free (luma_nick);
+    run_gst (&k, "clhistogram", opt_device, props, NULL, NULL, NULL, NULL);
     if (!yard)
       continue;
-    if (luma && rgba) {
-      /* the C/OpenCV luma of RGBA needs a conversion first: not the same
-       * job, leave it to the rgb case */
-      continue;
-    }
-    run_cref (&k, CJ_HIST, 0, NULL, NULL);
+    run_cref (&k, luma ? CJ_HIST_LUMA : CJ_HIST_RGB, 0, NULL, luma ?
+        "ref_histogram_add" : "ref_histogram_rgba_fast");
+    if (luma && rgba)
+      continue;                 /* OpenCV would need a conversion first */
     run_opencv (&k, luma ? "calcHist-luma" : "calcHist-rgb", 0, 0, NULL,
         NULL);
-    if (luma) {
+    if (luma && !strcmp (format, "I420")) {
       RowKey v = k;
 
       v.impl = "gst-videoanalyse";
       v.casename = "luma-stats";
-      run_gst (&v, "videoanalyse", NULL, NULL, NULL, NULL,
+      run_gst (&v, "videoanalyse", NULL, NULL, NULL, NULL, NULL,
           "mean/variance only, no histogram");
     }
   }
@@ -1054,59 +1026,57 @@ bench_convolve (const gchar * format, gint w, gint h, ConvKind kind, gint ks,
   RowKey k = { "clfilters", "convolve", casename, format, w, h, ks, NULL };
   gchar radius[16], sigma[32], size[16];
   gchar *kernel_str = NULL;
-  gfloat *k2d = g_new0 (gfloat, ks * ks), *k1d = g_new0 (gfloat, ks);
-  const gchar *props[12] = { NULL };
-  gint n = 0;
+  gdouble *coef = g_new0 (gdouble, 31 * 31), k1d[31], sum = 0;
+  gfloat *k2d = g_new0 (gfloat, ks * ks);
+  const gchar *props[8] = { NULL };
   gboolean sep = kind == CV_GAUSS || kind == CV_BOX;
   gdouble sg = gauss_sigma (ks);
-  gint i;
+  gint i, kw = ks, kh = ks;
 
   g_snprintf (radius, sizeof (radius), "%d", ks / 2);
   g_snprintf (size, sizeof (size), "%d", ks);
   g_ascii_formatd (sigma, sizeof (sigma), "%.4f", sg);
+  sg = g_ascii_strtod (sigma, NULL);    /* what the element gets */
+  props[0] = "preset";
+  props[1] = names[kind];
+  props[2] = "radius";
+  props[3] = radius;
   switch (kind) {
     case CV_MOTION:
-      props[n++] = "preset";
-      props[n++] = "motion-blur";
-      if (!element_kernel ("motion-blur", ks, k2d))
-        motion_blur_7x7 (k2d);
+      props[2] = NULL;          /* a fixed 7x7 matrix */
+      ref_convolve_preset (REF_PRESET_MOTION_BLUR, 1, 0, coef, &kw, &kh);
       break;
     case CV_GAUSS:
+      props[4] = "sigma";
+      props[5] = sigma;
+      ref_convolve_preset (REF_PRESET_GAUSSIAN, sg, ks / 2, coef, &kw, &kh);
+      gauss_1d (ks, sg, k1d);
+      break;
     case CV_BOX:
-      props[n++] = "preset";
-      props[n++] = kind == CV_GAUSS ? "gaussian" : "box";
-      if (kind == CV_GAUSS) {
-        props[n++] = "sigma";
-        props[n++] = sigma;
-        gauss_1d (ks, sg, k1d);
-      } else {
-        for (i = 0; i < ks; i++)
-          k1d[i] = 1.f / ks;
-      }
-      /* size by radius where the element has it, else by kernel-width */
-      if (has_prop ("clconvolve", "radius") ||
-          !has_prop ("clconvolve", "kernel-width")) {
-        props[n++] = "radius";
-        props[n++] = radius;
-      } else {
-        props[n++] = "kernel-width";
-        props[n++] = size;
-        props[n++] = "kernel-height";
-        props[n++] = size;
-      }
+      ref_convolve_preset (REF_PRESET_BOX, 1, ks / 2, coef, &kw, &kh);
+      for (i = 0; i < ks; i++)
+        k1d[i] = 1.0 / ks;
       break;
     case CV_CUSTOM:
-      kernel_str = custom_kernel (ks, k2d);
-      props[n++] = "kernel";
-      props[n++] = kernel_str;
+      kernel_str = custom_kernel (ks, coef);
+      props[0] = "kernel";
+      props[1] = kernel_str;
+      props[2] = NULL;
       break;
   }
-  run_gst (&k, "clconvolve", opt_device, props, NULL, NULL,
+  g_assert (kw == ks && kh == ks);
+  run_gst (&k, "clconvolve", opt_device, props, NULL, NULL, NULL,
       sep ? "separable" : "2-D");
 
   if (yard) {
-    run_cref (&k, sep ? CJ_CONVSEP : CJ_CONV2D, ks, sep ? k1d : k2d,
-        sep ? "two 1-D passes" : "direct 2-D");
+    for (i = 0; i < ks * ks; i++)
+      sum += coef[i];
+    for (i = 0; i < ks * ks; i++)
+      k2d[i] = (gfloat) (coef[i] / (sum != 0 ? sum : 1));
+    run_cref (&k, CJ_CONV, ks, coef, "ref_convolve_frame, 2-D");
+    if (sep)
+      run_cref (&k, CJ_CONVSEP, ks, k1d, "two 1-D float passes (no "
+          "separable reference)");
     switch (kind) {
       case CV_MOTION:
       case CV_CUSTOM:
@@ -1131,9 +1101,9 @@ bench_convolve (const gchar * format, gint w, gint h, ConvKind kind, gint ks,
 
       c.impl = "gst-cvsmooth";
       if (strcmp (format, "I420"))
-        run_gst (&c, "cvsmooth", NULL, cvprops, push, NULL, NULL);
+        run_gst (&c, "cvsmooth", NULL, cvprops, push, NULL, NULL, NULL);
       else
-        emit (&c, NULL, NULL, "cvsmooth takes no I420");
+        emit (&c, NULL, -1, NULL, "cvsmooth takes no I420");
     }
     if (kind == CV_GAUSS && ks == 7) {
       RowKey g = k;
@@ -1141,186 +1111,64 @@ bench_convolve (const gchar * format, gint w, gint h, ConvKind kind, gint ks,
 
       g.impl = "gst-gaussianblur";
       if (!strcmp (format, "RGBA"))
-        run_gst (&g, "gaussianblur", NULL, gprops, "AYUV", NULL,
+        run_gst (&g, "gaussianblur", NULL, gprops, "AYUV", NULL, NULL,
             "kernel size from sigma by its own rule");
       else
-        emit (&g, NULL, NULL, "gaussianblur takes AYUV only");
+        emit (&g, NULL, -1, NULL, "gaussianblur takes AYUV only");
     }
   }
   g_free (kernel_str);
   g_free (k2d);
-  g_free (k1d);
+  g_free (coef);
   g_free (casename);
-}
-
-/* the media type the element's src template offers for integral images */
-static gchar *
-integral_media_type (void)
-{
-  GstElementFactory *f = gst_element_factory_find ("clintegral");
-  const GList *l;
-  gchar *ret = NULL;
-
-  if (!f)
-    return NULL;
-  for (l = gst_element_factory_get_static_pad_templates (f); l && !ret;
-      l = l->next) {
-    GstStaticPadTemplate *t = l->data;
-    GstCaps *caps;
-    guint i;
-
-    if (t->direction != GST_PAD_SRC)
-      continue;
-    caps = gst_static_caps_get (&t->static_caps);
-    for (i = 0; i < gst_caps_get_size (caps) && !ret; i++) {
-      const gchar *name = gst_structure_get_name (gst_caps_get_structure (caps,
-              i));
-      if (strcmp (name, "video/x-raw"))
-        ret = g_strdup (name);
-    }
-    gst_caps_unref (caps);
-  }
-  gst_object_unref (f);
-  return ret;
-}
-
-/* Finds how this clintegral asks for squared sums: a boolean, or an
- * enum/flags value whose nick mentions squares. Returns name and value
- * strings to set, or FALSE. */
-static gboolean
-integral_squares_setting (gchar ** name, gchar ** value)
-{
-  GstElement *el = gst_element_factory_make ("clintegral", NULL);
-  GParamSpec **ps;
-  guint n, i;
-  gboolean found = FALSE;
-
-  if (!el)
-    return FALSE;
-  ps = g_object_class_list_properties (G_OBJECT_GET_CLASS (el), &n);
-  for (i = 0; i < n && !found; i++) {
-    const gchar *pn = g_param_spec_get_name (ps[i]);
-    const gchar *blurb = g_param_spec_get_blurb (ps[i]);
-    gboolean mentions = strstr (pn, "squar") || strstr (pn, "sq") ||
-        (blurb && strstr (blurb, "square"));
-
-    if (!(ps[i]->flags & G_PARAM_WRITABLE))
-      continue;
-    if (G_IS_PARAM_SPEC_BOOLEAN (ps[i]) && mentions) {
-      *name = g_strdup (pn);
-      *value = g_strdup ("true");
-      found = TRUE;
-    } else if (G_IS_PARAM_SPEC_FLAGS (ps[i])) {
-      GFlagsClass *fc = G_PARAM_SPEC_FLAGS (ps[i])->flags_class;
-      guint v;
-
-      for (v = 0; v < fc->n_values && !found; v++)
-        if (strstr (fc->values[v].value_nick, "sq")) {
-          GValue def = G_VALUE_INIT;
-          gchar *d;
-
-          /* keep the default planes (the sum) and add the squares */
-          g_value_init (&def, ps[i]->value_type);
-          g_object_get_property (G_OBJECT (el), pn, &def);
-          g_value_set_flags (&def, g_value_get_flags (&def) |
-              fc->values[v].value);
-          d = gst_value_serialize (&def);
-          *name = g_strdup (pn);
-          *value = d;
-          g_value_unset (&def);
-          found = TRUE;
-        }
-    } else if (G_IS_PARAM_SPEC_ENUM (ps[i])) {
-      GEnumClass *ec = G_PARAM_SPEC_ENUM (ps[i])->enum_class;
-      guint v;
-
-      for (v = 0; v < ec->n_values && !found; v++)
-        if (strstr (ec->values[v].value_nick, "sq") &&
-            !strstr (ec->values[v].value_nick, "count")) {
-          *name = g_strdup (pn);
-          *value = g_strdup (ec->values[v].value_nick);
-          found = TRUE;
-        }
-    }
-  }
-  g_free (ps);
-  gst_object_unref (el);
-  return found;
 }
 
 static void
 bench_integral (const gchar * format, gint w, gint h, gboolean yard)
 {
-  gchar *media = integral_media_type ();
-  gchar *sinkcaps = NULL, *sqname = NULL, *sqvalue = NULL;
-  gboolean fmt_prop = has_prop ("clintegral", "format");
-  gchar *u32 = choose_nick ("clintegral", "format", "U32");
-  gchar *out_integral = choose_nick ("clintegral", "output", "integral");
-  gchar *out_boxmean = choose_nick ("clintegral", "output", "box-mean");
+  static const gchar *cases[] = { "u32", "u32+sq", "box-mean-r7" };
+  static const gchar *planes[] = { "sum", "sum+sqsum" };
+  gint channels = ref_integral_channels (gst_video_format_from_string
+      (format));
   gint pass;
 
-  /* U32 through a `format` property if there is one, else through the
-   * caps downstream accepts */
-  if (!fmt_prop && media)
-    sinkcaps = g_strdup_printf ("%s, format=(string)U32", media);
-
   for (pass = 0; pass < 3; pass++) {
-    static const gchar *cases[] = { "u32", "u32+sq", "box-mean-r7" };
     RowKey k = { "clfilters", "integral", cases[pass], format, w, h,
       pass == 2 ? 15 : 0, NULL
     };
-    const gchar *props[10] = { NULL };
-    gint n = 0;
-    gchar *note = NULL;
 
     if (pass < 2) {
-      props[n++] = "output";
-      props[n++] = out_integral;
-      if (fmt_prop) {
-        props[n++] = "format";
-        props[n++] = u32;
-      }
-      if (pass == 1) {
-        if (!sqname && !integral_squares_setting (&sqname, &sqvalue)) {
-          emit (&k, NULL, NULL, "clintegral has no property choosing a "
-              "sum-of-squares plane");
-          goto yardsticks;
-        }
-        props[n++] = sqname;
-        props[n++] = sqvalue;
-        note = g_strdup_printf ("%s=%s", sqname, sqvalue);
-      }
-      run_gst (&k, "clintegral", opt_device, props, NULL, sinkcaps, note);
+      const gchar *props[] = { "output", "integral", "format", "U32",
+        "planes", planes[pass], NULL
+      };
+      /* what the element must have negotiated: fails the case otherwise */
+      gchar *expect = g_strdup_printf ("video/x-integral-image, "
+          "format=(string)U32, channels=(int)%d, planes=(string)\"%s\"",
+          channels, pass ? "sum,sqsum" : "sum");
+
+      run_gst (&k, "clintegral", opt_device, props, NULL, NULL, expect,
+          NULL);
+      g_free (expect);
     } else {
-      props[n++] = "output";
-      props[n++] = out_boxmean;
-      props[n++] = "radius";
-      props[n++] = "7";
-      run_gst (&k, "clintegral", opt_device, props, NULL, NULL, NULL);
+      const gchar *props[] = { "output", "box-mean", "radius", "7", NULL };
+
+      run_gst (&k, "clintegral", opt_device, props, NULL, NULL, NULL, NULL);
     }
-  yardsticks:
-    g_free (note);
     if (!yard)
       continue;
     if (pass == 0) {
-      run_cref (&k, CJ_INTEGRAL, 0, NULL, NULL);
+      run_cref (&k, CJ_INTEGRAL, 0, NULL, "ref_integral U32");
       run_opencv (&k, "integral", 0, 0, NULL,
           !strcmp (format, "RGBA") ? "4 channels, CV_32S" : "CV_32S");
     } else if (pass == 1) {
-      run_cref (&k, CJ_INTEGRAL_SQ, 0, NULL, "squares U64");
+      run_cref (&k, CJ_INTEGRAL_SQ, 0, NULL, "ref_integral U32 + U64 "
+          "squares");
       run_opencv (&k, "integral-sq", 0, 0, NULL, "CV_32S + CV_64F squares");
     } else {
-      run_cref (&k, CJ_BOXMEAN, 15, NULL, "via integral");
+      run_cref (&k, CJ_BOXMEAN, 15, NULL, "ref_box_mean");
       run_opencv (&k, "blur", 15, 0, NULL, "cv::blur 15x15");
     }
   }
-  g_free (media);
-  g_free (u32);
-  g_free (out_integral);
-  g_free (out_boxmean);
-  g_free (sinkcaps);
-  g_free (sqname);
-  g_free (sqvalue);
 }
 
 /* the case each element's fixed costs are measured with */
@@ -1427,8 +1275,6 @@ spawn_first_frame (const gchar * element, gchar ** envp, gdouble * proc_ms,
   argv[n++] = opt_sweep_size;
   argv[n++] = (gchar *) "--device";
   argv[n++] = opt_device;
-  if (opt_lenient)
-    argv[n++] = (gchar *) "--lenient";
   argv[n] = NULL;
   if (!g_spawn_sync (NULL, argv, envp, 0, NULL, NULL, &out, &err, &status,
           &gerr)) {
@@ -1507,7 +1353,7 @@ bench_first_frame (const gchar * element)
         m == 0 ? "; GST_CL_CACHE=0 POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1" :
         "; GST_CL_CACHE_DIR primed by one run");
     k.device = device ? device : opt_device;
-    emit (&k, why ? NULL : ms, note, why);
+    emit (&k, why ? NULL : ms, -1, note, why);
     g_free (note);
     g_free (why);
     g_free (device);
@@ -1528,7 +1374,7 @@ bench_overhead (const gchar * element)
   gchar *name = g_strdup_printf ("overhead-%s", casename);
   RowKey k = { "clfilters", element, name, "GRAY8", 16, 16, 0, NULL };
 
-  run_gst (&k, factory, opt_device, props, NULL, NULL,
+  run_gst (&k, factory, opt_device, props, NULL, NULL, NULL,
       "per-frame fixed cost on a 16x16 frame");
   g_free (name);
 }
@@ -1554,6 +1400,9 @@ main (int argc, char **argv)
     return 2;
   }
   g_option_context_free (ctx);
+  /* read when the first element creates its OpenCL queue */
+  if (opt_kernel_time)
+    g_setenv ("GST_CL_PROFILE", "1", TRUE);
   gst_init (NULL, NULL);
 
   if (opt_quick) {
@@ -1601,7 +1450,7 @@ main (int argc, char **argv)
       return 2;
     }
     fprintf (csv, "impl,element,case,format,width,height,ksize,device,n,"
-        "median_ms,p10_ms,p90_ms,min_ms,max_ms,mpix_s,note\n");
+        "median_ms,p10_ms,p90_ms,min_ms,max_ms,mpix_s,kernel_ms,note\n");
   }
   {
     GDateTime *now = g_date_time_new_now_local ();
@@ -1678,8 +1527,8 @@ main (int argc, char **argv)
 
   g_print ("# device: %s\n", cl_device_name ? cl_device_name :
       "(no clfilters element ran)");
-  g_print ("# kernel-only time (device events): not measured; needs "
-      "CL_QUEUE_PROFILING_ENABLE in the runtime, see docs/performance.md\n");
+  if (!opt_kernel_time)
+    g_print ("# kernel-only time: not measured (--kernel-time)\n");
   if (csv)
     fclose (csv);
   g_strfreev (sizes);

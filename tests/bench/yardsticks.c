@@ -1,6 +1,5 @@
-/* Plain-C yardsticks for clbench (see yardsticks.h). Written for clarity,
- * as a C programmer would first write them: the figure to beat is OpenCV,
- * these show what the straightforward loop costs. */
+/* clbench's one plain-C loop of its own (see yardsticks.h): the separable
+ * convolution, which tests/reference/ has no counterpart for. */
 #include <math.h>
 #include <string.h>
 
@@ -19,22 +18,6 @@ sat_u8 (gfloat v)
   return (guint8) clampi (i, 0, 255);
 }
 
-void
-ys_histogram (const YsPlane * src, guint32 hist[][256])
-{
-  gint x, y, c;
-
-  for (c = 0; c < src->nch; c++)
-    memset (hist[c], 0, sizeof (hist[c]));
-  for (y = 0; y < src->height; y++) {
-    const guint8 *row = src->data + (gsize) y * src->stride;
-
-    for (x = 0; x < src->width; x++)
-      for (c = 0; c < src->nch; c++)
-        hist[c][row[x * src->bpp + c]]++;
-  }
-}
-
 static void
 copy_alpha_row (const YsPlane * src, YsPlane * dst, gint y)
 {
@@ -45,45 +28,6 @@ copy_alpha_row (const YsPlane * src, YsPlane * dst, gint y)
   for (x = 0; x < src->width; x++)
     for (c = src->nch; c < src->bpp; c++)
       d[x * src->bpp + c] = s[x * src->bpp + c];
-}
-
-void
-ys_convolve_2d (const YsPlane * src, YsPlane * dst, const gfloat * k,
-    gint kw, gint kh)
-{
-  gint rx = kw / 2, ry = kh / 2, w = src->width, h = src->height;
-  gint *xoff = g_new (gint, w + kw);
-  const guint8 **rows = g_new (const guint8 *, kh);
-  gint x, y, i, j, c;
-
-  /* clamped byte offsets of columns -rx .. w-1+rx */
-  for (x = 0; x < w + kw - 1; x++)
-    xoff[x] = clampi (x - rx, 0, w - 1) * src->bpp;
-
-  for (y = 0; y < h; y++) {
-    guint8 *out = dst->data + (gsize) y * dst->stride;
-
-    for (j = 0; j < kh; j++)
-      rows[j] = src->data + (gsize) clampi (y + j - ry, 0, h - 1) * src->stride;
-    for (x = 0; x < w; x++) {
-      for (c = 0; c < src->nch; c++) {
-        gfloat acc = 0.f;
-
-        for (j = 0; j < kh; j++) {
-          const guint8 *r = rows[j] + c;
-          const gfloat *kr = k + j * kw;
-
-          for (i = 0; i < kw; i++)
-            acc += kr[i] * r[xoff[x + i]];
-        }
-        out[x * src->bpp + c] = sat_u8 (acc);
-      }
-    }
-    if (src->bpp > src->nch)
-      copy_alpha_row (src, dst, y);
-  }
-  g_free (xoff);
-  g_free (rows);
 }
 
 void
@@ -127,73 +71,4 @@ ys_convolve_sep (const YsPlane * src, YsPlane * dst, const gfloat * kx,
       copy_alpha_row (src, dst, y);
   }
   g_free (xoff);
-}
-
-void
-ys_integral (const YsPlane * src, guint32 * sum, guint64 * sq)
-{
-  gint w = src->width, h = src->height, nch = src->nch;
-  gsize pitch = (gsize) (w + 1) * nch;
-  gint x, y, c;
-
-  memset (sum, 0, pitch * sizeof (guint32));
-  if (sq)
-    memset (sq, 0, pitch * sizeof (guint64));
-  for (y = 0; y < h; y++) {
-    const guint8 *row = src->data + (gsize) y * src->stride;
-    guint32 *s = sum + (y + 1) * pitch, *above = sum + y * pitch;
-    guint32 acc[4] = { 0 };
-
-    for (c = 0; c < nch; c++)
-      s[c] = 0;
-    for (x = 0; x < w; x++)
-      for (c = 0; c < nch; c++) {
-        acc[c] += row[x * src->bpp + c];
-        s[(x + 1) * nch + c] = above[(x + 1) * nch + c] + acc[c];
-      }
-    if (sq) {
-      guint64 *q = sq + (y + 1) * pitch, *qa = sq + y * pitch;
-      guint64 qacc[4] = { 0 };
-
-      for (c = 0; c < nch; c++)
-        q[c] = 0;
-      for (x = 0; x < w; x++)
-        for (c = 0; c < nch; c++) {
-          guint v = row[x * src->bpp + c];
-
-          qacc[c] += v * v;
-          q[(x + 1) * nch + c] = qa[(x + 1) * nch + c] + qacc[c];
-        }
-    }
-  }
-}
-
-void
-ys_box_mean (const YsPlane * src, YsPlane * dst, gint r, guint32 * sum)
-{
-  gint w = src->width, h = src->height, nch = src->nch;
-  gsize pitch = (gsize) (w + 1) * nch;
-  gint x, y, c;
-
-  ys_integral (src, sum, NULL);
-  for (y = 0; y < h; y++) {
-    gint y0 = MAX (y - r, 0), y1 = MIN (y + r + 1, h);
-    guint8 *out = dst->data + (gsize) y * dst->stride;
-
-    for (x = 0; x < w; x++) {
-      gint x0 = MAX (x - r, 0), x1 = MIN (x + r + 1, w);
-      guint area = (guint) ((x1 - x0) * (y1 - y0));
-
-      for (c = 0; c < nch; c++) {
-        /* modular arithmetic: exact while the box sum fits in 32 bits */
-        guint32 s = sum[y1 * pitch + x1 * nch + c] - sum[y0 * pitch + x1 * nch
-            + c] - sum[y1 * pitch + x0 * nch + c] + sum[y0 * pitch + x0 * nch
-            + c];
-
-        out[x * src->bpp + c] = (guint8) ((s + area / 2) / area);
-      }
-    }
-    if (src->bpp > nch)
-      copy_alpha_row (src, dst, y);
-  }
 }
