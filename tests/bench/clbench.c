@@ -364,6 +364,7 @@ bus_sync (GstBus * bus, GstMessage * msg, gpointer data)
 
     gst_message_parse_error (msg, &err, &dbg);
     r->error = g_strdup_printf ("%s (%s)", err->message, dbg ? dbg : "");
+    g_strdelimit (r->error, "\n", ' ');        /* one table row */
     g_clear_error (&err);
     g_free (dbg);
   }
@@ -561,6 +562,22 @@ rig_open (Rig * r, const gchar * factory, const gchar * device,
   gst_element_set_bus (r->el, bus);
   gst_object_unref (bus);
 
+  /* started here first: gst_harness_play() asserts when the element cannot
+   * start (no such device), where the bench must say why and go on */
+  if (gst_element_set_state (r->el, GST_STATE_PAUSED) ==
+      GST_STATE_CHANGE_FAILURE) {
+    gst_caps_unref (caps);
+    gst_element_set_state (r->el, GST_STATE_NULL);
+    why = g_strdup_printf ("%s did not start: %s", factory,
+        r->error ? r->error : "state change failed");
+    /* the first clfilters element cannot open the device: no case can
+     * run, say why once and fail */
+    if (device && !cl_device_name) {
+      g_printerr ("clbench: %s\n", why);
+      exit (1);
+    }
+    return why;
+  }
   r->h = gst_harness_new_with_element (r->el, "sink", "src");
   gst_object_unref (r->el);     /* the harness holds it */
   if (sinkcaps)
