@@ -1037,8 +1037,11 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, const GstClFrame * in,
     SET_ARG (p->k2, i, out);
     SET_ARG (p->k2, i, off);
     /* the last band's totals are never needed */
-    if (err == CL_SUCCESS && nb1 > 0)
-      err = run (self, p->k1, 1, &nb1, &one);
+    if (err == CL_SUCCESS && nb1 > 0) {
+      /* column strips, so the cores share the totals of a single band */
+      gsize gcs[2] = { nb1, MAX (self->n_bands / nb1, 1) }, lcs[2] = { 1, 1 };
+      err = run (self, p->k1, 2, gcs, lcs);
+    }
     if (err == CL_SUCCESS)
       err = run (self, p->k2, 1, &nb, &one);
   }

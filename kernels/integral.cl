@@ -160,28 +160,34 @@ load_px (__global const uchar * row, int x)
  * column sums are loaded and stored once per R rows */
 #define R 4
 
-/* Band b (rows [b * band_rows, ...)) -> its column totals, W * CH ACC */
+/* Band b (rows [b * band_rows, ...)) -> its column totals, W * CH ACC.
+ * Dimension 1 splits the columns in strips (multiples of NPX pixels) so
+ * every core helps even when there are fewer bands than cores. */
 __kernel void
 cpu_colsum (__global const uchar * src, uint src_off, int src_stride,
     int width, int height, int band_rows, __global ACC * colsum)
 {
   int b = get_global_id (0);
+  int strips = get_global_size (1), st = get_global_id (1);
+  int sw = (width / NPX + strips - 1) / strips * NPX;
+  int xs = min (st * sw, width);
+  int xe = st == strips - 1 ? width : min (xs + sw, width);
   int y0 = b * band_rows, y1 = min (y0 + band_rows, height);
   __global ACC *cs = colsum + (size_t) b * width * CH;
   int x, y, k;
 
-  for (x = 0; x < width * CH; x++)
+  for (x = xs * CH; x < xe * CH; x++)
     cs[x] = 0;
   for (y = y0; y < y1; y += R) {
     int nr = min (R, y1 - y);
 
-    for (x = 0; x + NPX <= width; x += NPX) {
+    for (x = xs; x + NPX <= xe; x += NPX) {
       VT t = LOADA (cs + x * CH);
       for (k = 0; k < nr; k++)
         t += LOADC (SRC_ROW (y + k), x);
       STOREA (t, cs + x * CH);
     }
-    for (; x < width; x++) {
+    for (; x < xe; x++) {
       V (ACC) t = LOADV (x, cs);
       for (k = 0; k < nr; k++)
         t += VAL (V (ACC), load_px (SRC_ROW (y + k), x));
