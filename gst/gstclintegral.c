@@ -738,16 +738,29 @@ describe_source (const GstVideoInfo * info, SourceDesc * d)
   return TRUE;
 }
 
-/* -D options of one plane program. @acc/@out/@bits are OpenCL type names. */
+/* -D options of one plane program. @acc/@out/@bits are OpenCL type names.
+ * SEL: the swizzle that packs R, G, B of 4 pixels (16 loaded bytes) into
+ * lanes 0-11 of a 16-vector for the CPU kernels. */
 static gchar *
 plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
     const gchar * out, const gchar * bits, gint value)
 {
+  gchar sel[18] = "s";
+  gint i, c;
+
+  for (i = 0; i < 16; i++) {
+    gint px = MIN (i / 3, 3), comp = i < 12 ? i % 3 : 2;
+    gint off[3] = { d->roff, d->goff, d->boff };
+
+    c = d->channels == 3 ? px * d->pstride + off[comp] : i;
+    sel[1 + i] = "0123456789abcdef"[MIN (c, 15)];
+  }
+  sel[17] = 0;
   return g_strdup_printf ("-D CH=%d -D SRC_T=%s -D PSTRIDE=%d -D ROFF=%d "
-      "-D GOFF=%d -D BOFF=%d -D ACC=%s -D OUT=%s -D BITS=%s -D VALUE=%d "
-      "-D WG=%" G_GSIZE_FORMAT " -D CB=%d", d->channels, d->src_t, d->pstride,
-      d->roff, d->goff, d->boff, acc, out, bits, value, self->wg,
-      GPU_COL_BANDS);
+      "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s -D BITS=%s "
+      "-D VALUE=%d -D WG=%" G_GSIZE_FORMAT " -D CB=%d", d->channels,
+      d->src_t, d->pstride, d->roff, d->goff, d->boff, sel, acc, out, bits,
+      value, self->wg, GPU_COL_BANDS);
 }
 
 static cl_mem
@@ -862,9 +875,10 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     self->gpu = TRUE;
   else if (variant && g_str_equal (variant, "cpu"))
     self->gpu = FALSE;
-  /* CPU: a few bands per core, so both the scan and the column totals
-   * spread over the cores; each band re-adds the totals above it once */
-  self->n_bands = MIN ((guint) self->height, MAX (ctx->compute_units, 1) * 2);
+  /* CPU: one band per core (PoCL runs each work-group on one of its
+   * threads; more bands measured slower: each re-reads its rows for the
+   * column totals and re-adds the totals above it) */
+  self->n_bands = MIN ((guint) self->height, MAX (ctx->compute_units, 1));
   self->band_rows = (self->height + self->n_bands - 1) / self->n_bands;
   self->wg = 1;
   while (self->wg * 2 <= MIN (ctx->max_work_group_size, 256))
@@ -966,13 +980,23 @@ gst_cl_integral_reset (GstClBaseFilter * base)
   (err == CL_SUCCESS ? (err = clSetKernelArg ((k), (i)++, sizeof (v), &(v))) \
       : err)
 
+/* not an OpenCL code: a kernel launch failed and its error was posted */
+#define RUN_FAILED 1
+
+/* through the base filter, which records device time for "kernel-time" */
+static cl_int
+run (GstClIntegral * self, cl_kernel k, cl_uint dims, const gsize * g,
+    const gsize * l)
+{
+  return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self), k, dims, g,
+      l, "Could not compute the integral image") ? CL_SUCCESS : RUN_FAILED;
+}
+
 /* Enqueues the kernels of plane @p: @in's plane 0 -> @out at p->offset */
 static cl_int
 enqueue_plane (GstClIntegral * self, IntegralPlane * p, const GstClFrame * in,
     cl_mem out)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
-      (self));
   cl_int err, w = self->width, h = self->height, br = self->band_rows;
   cl_ulong off = p->offset;
   cl_uint i = 0;
@@ -993,11 +1017,9 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, const GstClFrame * in,
     SET_ARG (p->k2, i, out);
     SET_ARG (p->k2, i, off);
     if (err == CL_SUCCESS)
-      err = clEnqueueNDRangeKernel (ctx->queue, p->k1, 2, NULL, gsz, lsz, 0,
-          NULL, NULL);
+      err = run (self, p->k1, 2, gsz, lsz);
     if (err == CL_SUCCESS)
-      err = clEnqueueNDRangeKernel (ctx->queue, p->k2, 2, NULL, csz, clsz, 0,
-          NULL, NULL);
+      err = run (self, p->k2, 2, csz, clsz);
   } else {
     /* one work-item per work-group: PoCL runs work-groups on its threads */
     gsize one = 1, nb = self->n_bands, nb1 = self->n_bands - 1;
@@ -1015,12 +1037,13 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, const GstClFrame * in,
     SET_ARG (p->k2, i, out);
     SET_ARG (p->k2, i, off);
     /* the last band's totals are never needed */
-    if (err == CL_SUCCESS && nb1 > 0)
-      err = clEnqueueNDRangeKernel (ctx->queue, p->k1, 1, NULL, &nb1, &one,
-          0, NULL, NULL);
+    if (err == CL_SUCCESS && nb1 > 0) {
+      /* column strips, so the cores share the totals of a single band */
+      gsize gcs[2] = { nb1, MAX (self->n_bands / nb1, 1) }, lcs[2] = { 1, 1 };
+      err = run (self, p->k1, 2, gcs, lcs);
+    }
     if (err == CL_SUCCESS)
-      err = clEnqueueNDRangeKernel (ctx->queue, p->k2, 1, NULL, &nb, &one, 0,
-          NULL, NULL);
+      err = run (self, p->k2, 1, &nb, &one);
   }
   return err;
 }
@@ -1053,8 +1076,7 @@ enqueue_box_mean (GstClIntegral * self, const GstClFrame * in,
   SET_ARG (k, i, h);
   SET_ARG (k, i, r);
   if (err == CL_SUCCESS)
-    err = clEnqueueNDRangeKernel (ctx->queue, k, 2, NULL, gsz, lsz, 0, NULL,
-        NULL);
+    err = run (self, k, 2, gsz, lsz);
 
   /* chroma planes are copied unchanged */
   for (p = 1; p < in->n_planes && err == CL_SUCCESS; p++) {
@@ -1107,11 +1129,14 @@ gst_cl_integral_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     }
     if (!gst_cl_frame_map_output_raw (base, outbuf, &out))
       goto unmap_in;
+    GST_LOG_OBJECT (self, "input %s, output %s", in.wrapped ? "wrapped" :
+        "staged", out.wrapped ? "wrapped" : "staged");
     for (i = 0; i < self->n_planes && err == CL_SUCCESS; i++)
       err = enqueue_plane (self, &self->plane[i], &in, out.mem);
   }
 
-  if (gst_cl_base_filter_check (base, err, "clEnqueueNDRangeKernel",
+  if (err != RUN_FAILED && gst_cl_base_filter_check (base, err,
+          "clSetKernelArg or clEnqueueCopyBufferRect",
           "Could not compute the integral image")
       && gst_cl_frame_finish_output (base, &out))
     ret = GST_FLOW_OK;

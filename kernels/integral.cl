@@ -23,7 +23,7 @@
  * the final values in place.
  *
  * Options: CH (1|3), SRC_T (uchar|ushort, CH=1), PSTRIDE ROFF GOFF BOFF
- * (bytes, CH=3), ACC, OUT, BITS, VALUE (0 sum, 1 square, 2 non-zero),
+ * (bytes, CH=3), SEL (swizzle picking R, G, B of 4 pixels, CH=3), ACC, OUT, BITS, VALUE (0 sum, 1 square, 2 non-zero),
  * WG (gpu_rows work-group size, power of two), CB (gpu_cols row bands). */
 
 #ifndef CH
@@ -43,6 +43,9 @@
 #endif
 #ifndef BOFF
 #define BOFF 2
+#endif
+#ifndef SEL
+#define SEL s012456789abcdef
 #endif
 #ifndef ACC
 #define ACC uint
@@ -109,29 +112,87 @@ load_px (__global const uchar * row, int x)
 
 /* ---- CPU variant ---- */
 
-/* Band b (rows [b * band_rows, ...)) -> its column totals, W * CH ACC */
+/* Chunks: NPX pixels (NE = NPX * CH elements) handled as one vector VT of
+ * ACC: CH=1 8 pixels in an ACC8; CH=3 4 pixels whose R, G, B bytes SEL
+ * (a swizzle from the host, lanes 12-15 don't care) packs into the first 12
+ * lanes of an ACC16. */
+#define ACC4 CAT (ACC, 4)
+#define ACC8 CAT (ACC, 8)
+#define ACC16 CAT (ACC, 16)
+#if CH == 1
+#define NPX 8
+#define VT ACC8
+#define LOADC(row, x) VAL (ACC8, \
+    convert_uint8 (vload8 (0, (__global const SRC_T *) (row) + (x))))
+/* inclusive prefix over the 8 lanes: 3 shifted adds */
+#define PREFIX(v) do { \
+    v += (ACC8) ((ACC) 0, v.s0123, v.s456); \
+    v += (ACC8) ((ACC) 0, (ACC) 0, v.s0123, v.s45); \
+    v += (ACC8) ((ACC4) 0, v.s0123); } while (0)
+#define CARRY(v) ((ACC8) (v.s7))
+#define LOADA(p) vload8 (0, p)
+#define STOREA(v, p) vstore8 (v, 0, p)
+#define STOREO(v, p) vstore8 (CONVERT (CAT (OUT, 8), v), 0, p)
+#else
+#define NPX 4
+#define VT ACC16
+#if PSTRIDE == 4
+#define LOADRAW(p) vload16 (0, p)
+#else
+#define LOADRAW(p) ((uchar16) (vload8 (0, p), vload4 (0, (p) + 8), \
+    (uchar4) 0))
+#endif
+#define LOADC(row, x) VAL (ACC16, \
+    convert_uint16 (LOADRAW ((row) + (size_t) (x) * PSTRIDE).SEL))
+/* prefix over the 4 pixels, channel lanes 3 apart */
+#define PREFIX(v) do { \
+    v += (ACC16) ((ACC4) ((ACC) 0, (ACC) 0, (ACC) 0, v.s0), v.s12345678, \
+        v.s9abc); \
+    v += (ACC16) ((ACC4) 0, (ACC) 0, (ACC) 0, v.s01, v.s23456789); } while (0)
+#define CARRY(v) (v.s9ab9ab9ab9ab9ab9)
+#define LOADA(p) ((ACC16) (vload8 (0, p), vload4 (0, (p) + 8), (ACC4) 0))
+#define STOREA(v, p) do { vstore8 (v.lo, 0, p); \
+    vstore4 (v.s89ab, 0, (p) + 8); } while (0)
+#define STOREO(v, p) do { vstore8 (CONVERT (CAT (OUT, 8), v.lo), 0, p); \
+    vstore4 (CONVERT (CAT (OUT, 4), v.s89ab), 0, (p) + 8); } while (0)
+#endif
+/* rows scanned together: independent row prefixes overlap, and the running
+ * column sums are loaded and stored once per R rows */
+#define R 4
+
+/* Band b (rows [b * band_rows, ...)) -> its column totals, W * CH ACC.
+ * Dimension 1 splits the columns in strips (multiples of NPX pixels) so
+ * every core helps even when there are fewer bands than cores. */
 __kernel void
 cpu_colsum (__global const uchar * src, uint src_off, int src_stride,
     int width, int height, int band_rows, __global ACC * colsum)
 {
   int b = get_global_id (0);
+  int strips = get_global_size (1), st = get_global_id (1);
+  int sw = (width / NPX + strips - 1) / strips * NPX;
+  int xs = min (st * sw, width);
+  int xe = st == strips - 1 ? width : min (xs + sw, width);
   int y0 = b * band_rows, y1 = min (y0 + band_rows, height);
   __global ACC *cs = colsum + (size_t) b * width * CH;
-  int x, y;
+  int x, y, k;
 
-  for (x = 0; x < width * CH; x++)
+  for (x = xs * CH; x < xe * CH; x++)
     cs[x] = 0;
-  for (y = y0; y < y1; y++) {
-    __global const uchar *row = SRC_ROW (y);
-    x = 0;
-#if CH == 1
-    for (; x + 8 <= width; x += 8) {
-      uint8 px = convert_uint8 (vload8 (0, (__global const SRC_T *) row + x));
-      vstore8 (vload8 (0, cs + x) + VAL (CAT (ACC, 8), px), 0, cs + x);
+  for (y = y0; y < y1; y += R) {
+    int nr = min (R, y1 - y);
+
+    for (x = xs; x + NPX <= xe; x += NPX) {
+      VT t = LOADA (cs + x * CH);
+      for (k = 0; k < nr; k++)
+        t += LOADC (SRC_ROW (y + k), x);
+      STOREA (t, cs + x * CH);
     }
-#endif
-    for (; x < width; x++)
-      STOREV (LOADV (x, cs) + VAL (V (ACC), load_px (row, x)), x, cs);
+    for (; x < xe; x++) {
+      V (ACC) t = LOADV (x, cs);
+      for (k = 0; k < nr; k++)
+        t += VAL (V (ACC), load_px (SRC_ROW (y + k), x));
+      STOREV (t, x, cs);
+    }
   }
 }
 
@@ -166,35 +227,104 @@ cpu_scan (__global const uchar * src, uint src_off, int src_stride,
     for (x = 0; x < (int) ostride; x++)
       o[x] = 0;
 
-  for (y = y0; y < y1; y++) {
-    __global const uchar *row = SRC_ROW (y);
+  for (y = y0; y < y1; y += R) {
+    int nr = min (R, y1 - y);
     __global OUT *orow = o + (size_t) (y + 1) * ostride;
 
-    STOREV ((V (OUT)) 0, 0, orow);
-    s = 0;
-    x = 0;
+    if (nr == R) {
+      __global const uchar *r0 = SRC_ROW (y), *r1 = SRC_ROW (y + 1);
+      __global const uchar *r2 = SRC_ROW (y + 2), *r3 = SRC_ROW (y + 3);
+      __global OUT *o0 = orow + CH, *o1 = o0 + ostride;
+      __global OUT *o2 = o1 + ostride, *o3 = o2 + ostride;
+      VT c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+      V (ACC) s0, s1, s2, s3, a;
+
+      for (k = 0; k < R; k++)
+        STOREV ((V (OUT)) 0, 0, orow + k * ostride);
+      for (x = 0; x + NPX <= width; x += NPX) {
+        VT v0 = LOADC (r0, x), v1 = LOADC (r1, x);
+        VT v2 = LOADC (r2, x), v3 = LOADC (r3, x), t;
+        size_t e = (size_t) x * CH;
+
+        PREFIX (v0);
+        PREFIX (v1);
+        PREFIX (v2);
+        PREFIX (v3);
+        v0 += c0;
+        v1 += c1;
+        v2 += c2;
+        v3 += c3;
+        c0 = CARRY (v0);
+        c1 = CARRY (v1);
+        c2 = CARRY (v2);
+        c3 = CARRY (v3);
+        t = LOADA (acc + e) + v0;
+        STOREO (t, o0 + e);
+        t += v1;
+        STOREO (t, o1 + e);
+        t += v2;
+        STOREO (t, o2 + e);
+        t += v3;
+        STOREO (t, o3 + e);
+        STOREA (t, acc + e);
+      }
 #if CH == 1
-    /* 8 pixels at a time: in-vector prefix (3 shifted adds), then the
-     * running sum; the serial dependency is one add per 8 pixels */
-    for (; x + 8 <= width; x += 8) {
-      CAT (ACC, 8) v = VAL (CAT (ACC, 8),
-          convert_uint8 (vload8 (0, (__global const SRC_T *) row + x)));
-      v += (CAT (ACC, 8)) ((ACC) 0, v.s0123, v.s456);
-      v += (CAT (ACC, 8)) ((ACC) 0, (ACC) 0, v.s0123, v.s45);
-      v += (CAT (ACC, 8)) ((CAT (ACC, 4)) 0, v.s0123);
-      v += s;
-      s = v.s7;
-      v += vload8 (0, acc + x);
-      vstore8 (v, 0, acc + x);
-      vstore8 (CONVERT (CAT (OUT, 8), v), 0, orow + x + 1);
-    }
+      s0 = c0.s0;
+      s1 = c1.s0;
+      s2 = c2.s0;
+      s3 = c3.s0;
+#else
+      s0 = c0.s012;
+      s1 = c1.s012;
+      s2 = c2.s012;
+      s3 = c3.s012;
 #endif
-    for (; x < width; x++) {
-      V (ACC) a;
-      s += VAL (V (ACC), load_px (row, x));
-      a = LOADV (x, acc) + s;
-      STOREV (a, x, acc);
-      STOREV (CONVERT (V (OUT), a), x + 1, orow);
+      for (; x < width; x++) {
+        s0 += VAL (V (ACC), load_px (r0, x));
+        s1 += VAL (V (ACC), load_px (r1, x));
+        s2 += VAL (V (ACC), load_px (r2, x));
+        s3 += VAL (V (ACC), load_px (r3, x));
+        a = LOADV (x, acc) + s0;
+        STOREV (CONVERT (V (OUT), a), x, o0);
+        a += s1;
+        STOREV (CONVERT (V (OUT), a), x, o1);
+        a += s2;
+        STOREV (CONVERT (V (OUT), a), x, o2);
+        a += s3;
+        STOREV (CONVERT (V (OUT), a), x, o3);
+        STOREV (a, x, acc);
+      }
+      continue;
+    }
+    /* the band's last rows, one at a time */
+    for (k = 0; k < nr; k++, orow += ostride) {
+      __global const uchar *row = SRC_ROW (y + k);
+      VT c = 0;
+
+      STOREV ((V (OUT)) 0, 0, orow);
+      for (x = 0; x + NPX <= width; x += NPX) {
+        VT v = LOADC (row, x), t;
+        size_t e = (size_t) x * CH;
+
+        PREFIX (v);
+        v += c;
+        c = CARRY (v);
+        t = LOADA (acc + e) + v;
+        STOREO (t, orow + CH + e);
+        STOREA (t, acc + e);
+      }
+#if CH == 1
+      s = c.s0;
+#else
+      s = c.s012;
+#endif
+      for (; x < width; x++) {
+        V (ACC) a;
+        s += VAL (V (ACC), load_px (row, x));
+        a = LOADV (x, acc) + s;
+        STOREV (a, x, acc);
+        STOREV (CONVERT (V (OUT), a), x + 1, orow);
+      }
     }
   }
 }
