@@ -19,12 +19,12 @@ gst-inspect-1.0 clfilters > "$out/inspect.txt" 2>&1
 
 for t in clcontext clhistogram clconvolve clintegral; do
   start=$(date +%s)
-  timeout 240 build-gpu/tests/test-$t > "$out/test-$t.log" 2>&1
+  timeout 90 build-gpu/tests/test-$t > "$out/test-$t.log" 2>&1
   echo "test $t rc=$? ($(( $(date +%s) - start )) s): $(grep -h 'Checks' "$out/test-$t.log")"
 done
 
 run() { local name=$1; shift; local start=$(date +%s)
-  timeout 150 "$bench" --device gpu "$@" --csv "$out/$name.csv" > "$out/$name.txt" 2>&1
+  timeout 90 "$bench" --device gpu "$@" --csv "$out/$name.csv" > "$out/$name.txt" 2>&1
   echo "bench $name rc=$? ($(( $(date +%s) - start )) s)"; }
 run gpu-1080p --sizes 1920x1080 --formats RGBA,GRAY8
 run gpu-sizes --no-yardsticks --no-fixed --kernel-sizes 7
