@@ -278,30 +278,38 @@ caps_size (GstCaps * caps)
   return 0;
 }
 
-static gboolean
-gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query)
+/* Puts @pool and its allocator first in @query. The allocator matters as
+ * much as the pool: GstBaseTransform and GstBaseSrc configure the pool they
+ * take with the query's first allocator, which would otherwise replace our
+ * pinned (GPU) or aligned (CPU) memory with plain system memory. */
+static void
+prepend_pool_and_allocator (GstQuery * query, GstBufferPool * pool, gsize size)
 {
-  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
-  GstClBaseFilterPrivate *priv = PRIV (self);
-  GstBufferPool *pool;
-  GstCaps *caps;
-  gsize size;
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstAllocator *allocator = NULL;
+  GstAllocationParams params;
   guint i, n;
 
-  /* in passthrough this asks downstream first */
-  if (!GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
-      propose_allocation (trans, decide_query, query))
-    return FALSE;
+  gst_buffer_pool_config_get_allocator (config, &allocator, &params);
+  if (allocator)
+    gst_object_ref (allocator);
+  gst_structure_free (config);
 
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !priv->context || !(size = caps_size (caps)))
-    return TRUE;
+  n = gst_query_get_n_allocation_params (query);
+  gst_query_add_allocation_param (query, allocator, &params);
+  for (i = n; i > 0; i--) {
+    GstAllocator *other = NULL;
+    GstAllocationParams oparams;
 
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+    gst_query_parse_nth_allocation_param (query, i - 1, &other, &oparams);
+    gst_query_set_nth_allocation_param (query, i, other, &oparams);
+    if (other)
+      gst_object_unref (other);
+  }
+  gst_query_set_nth_allocation_param (query, 0, allocator, &params);
+  if (allocator)
+    gst_object_unref (allocator);
 
-  /* put ours first: upstream takes the first pool it can use */
-  pool = get_pool (self, caps, size);
   n = gst_query_get_n_allocation_pools (query);
   gst_query_add_allocation_pool (query, pool, size, 2, 0);
   for (i = n; i > 0; i--) {
@@ -315,8 +323,48 @@ gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
       gst_object_unref (other);
   }
   gst_query_set_nth_allocation_pool (query, 0, pool, size, 2, 0);
+}
+
+static gboolean
+gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstBufferPool *pool;
+  GstCaps *caps;
+  gsize size;
+
+  /* in passthrough this asks downstream first; when downstream does not
+   * answer we still propose our own pool */
+  GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
+      propose_allocation (trans, decide_query, query);
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !priv->context || !(size = caps_size (caps)))
+    return TRUE;
+
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+
+  /* put ours first: upstream takes the first pool it can use */
+  pool = get_pool (self, caps, size);
+  prepend_pool_and_allocator (query, pool, size);
   gst_object_unref (pool);
   return TRUE;
+}
+
+/* Output size of @caps: video frames from GstVideoInfo, anything else
+ * (e.g. clintegral's integral images) from the subclass's get_unit_size */
+static gsize
+output_size (GstBaseTransform * trans, GstCaps * caps)
+{
+  GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (trans);
+  gsize size = caps_size (caps);
+
+  if (!size && klass->get_unit_size && !klass->get_unit_size (trans, caps,
+          &size))
+    size = 0;
+  return size;
 }
 
 static gboolean
@@ -324,18 +372,25 @@ gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
 {
   GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
+  GstBufferPool *offered = NULL;
   GstCaps *caps;
   gsize size;
 
   gst_query_parse_allocation (query, &caps, NULL);
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &offered, NULL, NULL, NULL);
+
   /* nobody downstream offers a pool: write output into ours (pinned on a
-   * GPU, aligned for in-place use on a CPU device) */
-  if (caps && PRIV (self)->context && gst_query_get_n_allocation_pools (query)
-      == 0 && (size = caps_size (caps))) {
+   * GPU, so the read-back is DMA; aligned on a CPU device, so kernels write
+   * in place) */
+  if (!offered && caps && PRIV (self)->context &&
+      (size = output_size (trans, caps))) {
     GstBufferPool *pool = gst_cl_pool_new (PRIV (self)->context, caps, size, 2);
-    gst_query_add_allocation_pool (query, pool, size, 2, 0);
+    prepend_pool_and_allocator (query, pool, size);
     gst_object_unref (pool);
   }
+  if (offered)
+    gst_object_unref (offered);
   return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
       decide_allocation (trans, query);
 }

@@ -197,8 +197,6 @@ static GstCaps *gst_cl_integral_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
 static gboolean gst_cl_integral_get_unit_size (GstBaseTransform * trans,
     GstCaps * caps, gsize * size);
-static gboolean gst_cl_integral_decide_allocation (GstBaseTransform * trans,
-    GstQuery * query);
 static GstFlowReturn gst_cl_integral_transform (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer * outbuf);
 static gboolean gst_cl_integral_set_info (GstClBaseFilter * base,
@@ -258,7 +256,6 @@ gst_cl_integral_class_init (GstClIntegralClass * klass)
   trans_class->transform_caps = gst_cl_integral_transform_caps;
   trans_class->fixate_caps = gst_cl_integral_fixate_caps;
   trans_class->get_unit_size = gst_cl_integral_get_unit_size;
-  trans_class->decide_allocation = gst_cl_integral_decide_allocation;
   trans_class->transform = gst_cl_integral_transform;
   trans_class->passthrough_on_same_caps = FALSE;
 
@@ -657,51 +654,6 @@ gst_cl_integral_get_unit_size (GstBaseTransform * trans, GstCaps * caps,
   return FALSE;
 }
 
-/* Integral images are not video: the base filter adds no pool for them, and
- * GstBaseTransform would allocate every buffer. Offer a pool of the right
- * size with the device's alignment so CPU devices write in place. */
-static gboolean
-gst_cl_integral_decide_allocation (GstBaseTransform * trans, GstQuery * query)
-{
-  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
-      (trans));
-  GstCaps *caps;
-  gsize size;
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (ctx && caps && gst_structure_has_name (gst_caps_get_structure (caps, 0),
-          GST_CL_INTEGRAL_MEDIA_TYPE) &&
-      gst_cl_integral_get_unit_size (trans, caps, &size)) {
-    GstAllocationParams params;
-    GstAllocator *allocator = NULL;
-    GstBufferPool *pool = NULL;
-    GstStructure *config;
-    guint min = 2;
-
-    if (gst_query_get_n_allocation_pools (query) > 0)
-      gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, &min, NULL);
-    if (!pool) {
-      pool = gst_cl_pool_new (ctx, caps, size, 2);
-      if (gst_query_get_n_allocation_pools (query) > 0)
-        gst_query_set_nth_allocation_pool (query, 0, pool, size, MAX (min, 2),
-            0);
-      else
-        gst_query_add_allocation_pool (query, pool, size, 2, 0);
-      /* GstBaseTransform configures the pool with the query's first
-       * allocator: make it ours (pinned on GPUs, aligned) */
-      config = gst_buffer_pool_get_config (pool);
-      gst_buffer_pool_config_get_allocator (config, &allocator, &params);
-      if (gst_query_get_n_allocation_params (query) > 0)
-        gst_query_set_nth_allocation_param (query, 0, allocator, &params);
-      else
-        gst_query_add_allocation_param (query, allocator, &params);
-      gst_structure_free (config);
-    }
-    gst_object_unref (pool);
-  }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
-      query);
-}
 
 /* ---- kernels ---- */
 

@@ -345,6 +345,73 @@ GST_START_TEST (test_held_context_not_replaced)
 }
 GST_END_TEST;
 
+/* Upstream is offered our pool *and* its allocator first (GstBaseSrc and
+ * GstBaseTransform configure pools with the query's first allocator), with
+ * the device's base-address alignment, so frames reach kernels in place. */
+GST_START_TEST (test_allocation_proposed)
+{
+  GstElement *f = gst_element_factory_make ("clhistogram", NULL);
+  GstCaps *caps = test_caps_new (GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
+  GstPad *sink = gst_element_get_static_pad (f, "sink");
+  GstAllocationParams params;
+  GstBufferPool *pool = NULL;
+
+  fail_unless (gst_element_set_state (f, GST_STATE_PAUSED) ==
+      GST_STATE_CHANGE_SUCCESS);
+  gst_pad_send_event (sink, gst_event_new_stream_start ("s"));
+  gst_pad_send_event (sink, gst_event_new_caps (caps));
+  fail_unless (gst_pad_query (sink, query));
+  fail_unless (gst_query_get_n_allocation_pools (query) >= 1);
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+  fail_unless (pool != NULL);
+  fail_unless (gst_query_get_n_allocation_params (query) >= 1);
+  gst_query_parse_nth_allocation_param (query, 0, NULL, &params);
+  /* PoCL asks for 128-byte aligned host pointers */
+  fail_unless (params.align >= 127, "align %" G_GSIZE_FORMAT, params.align);
+
+  gst_object_unref (pool);
+  gst_query_unref (query);
+  gst_caps_unref (caps);
+  gst_object_unref (sink);
+  gst_element_set_state (f, GST_STATE_NULL);
+  gst_object_unref (f);
+}
+GST_END_TEST;
+
+/* Output buffers come from our aligned pool when downstream offers none,
+ * video (clconvolve) and integral images (clintegral) alike */
+GST_START_TEST (test_output_buffers_aligned)
+{
+  const gchar *filters[] = { "clconvolve preset=box", "clintegral" };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (filters); i++) {
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=2 ! "
+        "video/x-raw,format=GRAY8,width=640,height=480 ! %s ! "
+        "appsink name=out", filters[i]);
+    GstElement *pipeline = gst_parse_launch (desc, NULL);
+    GstElement *out = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+    GstSample *sample;
+    GstMapInfo map;
+
+    gst_element_set_state (pipeline, GST_STATE_PLAYING);
+    g_signal_emit_by_name (out, "pull-sample", &sample);
+    fail_unless (sample != NULL, "%s gave no output", filters[i]);
+    fail_unless (gst_buffer_map (gst_sample_get_buffer (sample), &map,
+            GST_MAP_READ));
+    fail_unless (((guintptr) map.data) % 128 == 0, "%s output at %p",
+        filters[i], map.data);
+    gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+    gst_sample_unref (sample);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (out);
+    gst_object_unref (pipeline);
+    g_free (desc);
+  }
+}
+GST_END_TEST;
+
 /* Run by the `clcontext-no-device` test with the ICD loader pointed at a
  * folder without drivers; skipped when a device is present. */
 GST_START_TEST (test_no_device)
@@ -387,6 +454,8 @@ clcontext_suite (void)
     tcase_add_test (tc, test_context_shared_in_pipeline);
     tcase_add_test (tc, test_application_context);
     tcase_add_test (tc, test_held_context_not_replaced);
+    tcase_add_test (tc, test_allocation_proposed);
+    tcase_add_test (tc, test_output_buffers_aligned);
   } else {
     tcase_add_test (tc, test_no_device);
   }
