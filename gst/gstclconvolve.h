@@ -11,7 +11,9 @@ G_DECLARE_FINAL_TYPE (GstClConvolve, gst_cl_convolve, GST, CL_CONVOLVE,
 
 /* Test/benchmark hooks, read at caps time:
  * GST_CL_CONVOLVE_VARIANT=cpu|gpu forces the kernel variant;
- * GST_CL_CONVOLVE_SEPARABLE=0 forces the 2-D path for separable matrices. */
+ * GST_CL_CONVOLVE_SEPARABLE=0 forces the 2-D path for separable matrices,
+ * =1 the two-pass path at every size (default: always on CPU devices, from
+ * 13x13 on GPUs). */
 #define GST_CL_CONVOLVE_VARIANT_ENV "GST_CL_CONVOLVE_VARIANT"
 #define GST_CL_CONVOLVE_SEPARABLE_ENV "GST_CL_CONVOLVE_SEPARABLE"
 
