@@ -13,6 +13,9 @@ mkdir -p "$out"
 source .gpu/env.sh
 export GST_PLUGIN_PATH=$PWD/build-gpu/gst GST_PLUGIN_PATH_1_0=$PWD/build-gpu/gst
 export GST_CL_CACHE_DIR=/tmp/gst-cl-cache CK_DEFAULT_TIMEOUT=600
+# NVIDIA's OpenCL does not survive fork() once the parent has used it (the
+# suites probe for a device before gst-check forks): run tests in-process
+export CK_FORK=no
 bench=build-gpu/tests/bench/clbench
 
 { clinfo -l; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } \
