@@ -24,9 +24,10 @@
  *   sep_strips (CPU): separable matrices, both 1-D passes fused: a
  *     work-item owns STRIP samples x SEP_ROWS rows and keeps the row pass
  *     in a private ring of 32 rows.
- *   conv2d_tile (GPU): a 16x16 work-group loads a tile of 64x16 samples plus
- *     its apron into local memory (border mapping at load time), each
- *     work-item computes 4 samples.
+ *   conv2d_reg1..5 (GPU, up to 11x11): register-blocked, see below.
+ *   conv2d_tile (GPU, larger matrices): a 16x16 work-group loads a tile of
+ *     64x16 samples plus its apron into local memory (border mapping at load
+ *     time), each work-item computes 4 samples.
  *   hpass_strips / vpass_strips (GPU): the two 1-D passes of separable
  *     matrices through an intermediate buffer of acc_t. */
 
