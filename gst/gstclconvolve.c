@@ -77,6 +77,11 @@ enum
 #define TILE_W 64
 #define TILE_H 16
 #define SEP_ROWS 64
+/* conv2d_reg<R>: 64x4 work-items, each a column of 8 outputs, R <= 5 */
+#define REG_WX 64
+#define REG_WY 4
+#define REG_TH 32
+#define REG_MAX_R 5
 #define STRIPS_LX 1           /* strips work-group: 1x8 */
 #define STRIPS_LY 8
 
@@ -91,6 +96,7 @@ typedef struct
 typedef struct
 {
   cl_kernel strips, tile, hpass, vpass, sep;
+  cl_kernel reg[REG_MAX_R];     /* conv2d_reg1..5 */
 } ConvKernels;
 
 struct _GstClConvolve
@@ -120,6 +126,8 @@ struct _GstClConvolve
   ConvPlane planes[GST_VIDEO_MAX_PLANES];
   guint n_planes;
   cl_mem taps2d, taps_row, taps_col;
+  cl_mem coef_sq;               /* dense (2R+1)^2 matrix for conv2d_reg */
+  gint reg_r;                   /* its R, 0 when larger than REG_MAX_R */
   gint n2d, nrow, ncol;
   cl_int direct;                /* sparse matrix: taps read the frame */
   cl_mem tmp;                   /* separable intermediate, per caps */
@@ -534,7 +542,7 @@ gst_cl_convolve_reset (GstClBaseFilter * filter)
   GstClConvolve *self = GST_CL_CONVOLVE (filter);
   cl_kernel *kernels = (cl_kernel *) self->kernels;
   cl_mem *mems[] = { &self->taps2d, &self->taps_row, &self->taps_col,
-    &self->tmp
+    &self->coef_sq, &self->tmp
   };
   guint i;
 
@@ -623,8 +631,10 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   self->taps2d = new_taps (self, ctx, GST_CL_CONVOLVE_MAX_TAPS);
   self->taps_row = new_taps (self, ctx, GST_CL_CONVOLVE_MAX_SIZE);
   self->taps_col = new_taps (self, ctx, GST_CL_CONVOLVE_MAX_SIZE);
+  /* (2 * REG_MAX_R + 1)^2 = 121 floats or ints, in units of cl_int4 */
+  self->coef_sq = new_taps (self, ctx, 31);
   self->frame_generation = 0;
-  return self->taps2d && self->taps_row && self->taps_col;
+  return self->taps2d && self->taps_row && self->taps_col && self->coef_sq;
 }
 
 /* The kernels for @border and the integer/float path, built (or taken from
@@ -637,6 +647,8 @@ get_kernels (GstClConvolve * self, GstClConvolveBorder border,
   ConvKernels *k = &self->kernels[border][integer ? 1 : 0];
   cl_program program;
   gchar *options;
+  gboolean ok;
+  gint r;
 
   if (k->strips)
     return k;
@@ -654,8 +666,16 @@ get_kernels (GstClConvolve * self, GstClConvolveBorder border,
   k->vpass = gst_cl_base_filter_create_kernel (filter, program,
       "vpass_strips");
   k->sep = gst_cl_base_filter_create_kernel (filter, program, "sep_strips");
+  ok = k->strips && k->tile && k->hpass && k->vpass && k->sep;
+  for (r = 1; ok && r <= REG_MAX_R; r++) {
+    gchar name[16];
+
+    g_snprintf (name, sizeof (name), "conv2d_reg%d", r);
+    k->reg[r - 1] = gst_cl_base_filter_create_kernel (filter, program, name);
+    ok = k->reg[r - 1] != NULL;
+  }
   clReleaseProgram (program);
-  if (!k->strips || !k->tile || !k->hpass || !k->vpass || !k->sep) {
+  if (!ok) {
     gst_cl_convolve_reset (filter);
     return NULL;
   }
@@ -701,6 +721,33 @@ upload_taps (GstClConvolve * self)
   self->direct = 2 * n < 5 * rows;
   err = clEnqueueWriteBuffer (ctx->queue, self->taps2d, CL_TRUE, 0,
       MAX (n, 1) * sizeof (cl_int4), taps, 0, NULL, NULL);
+  /* conv2d_reg<R>: the matrix centred in a (2R+1)^2 square of zeros, as
+   * acc_t (float, or int on the integer path) */
+  self->reg_r = MAX (MAX (rx, ry), 1);
+  if (self->reg_r > REG_MAX_R)
+    self->reg_r = 0;
+  if (err == CL_SUCCESS && self->reg_r) {
+    gint r = self->reg_r, side = 2 * r + 1;
+    union
+    {
+      cl_float f;
+      cl_int i;
+    } sq[(2 * REG_MAX_R + 1) * (2 * REG_MAX_R + 1)];
+
+    memset (sq, 0, sizeof (sq));
+    for (i = 0; i < k->height; i++)
+      for (j = 0; j < k->width; j++) {
+        gdouble c = k->coef[i * k->width + j];
+        gint at = (i - ry + r) * side + j - rx + r;
+
+        if (k->integer)
+          sq[at].i = (cl_int) c;
+        else
+          sq[at].f = (cl_float) c;
+      }
+    err = clEnqueueWriteBuffer (ctx->queue, self->coef_sq, CL_TRUE, 0,
+        side * side * sizeof (sq[0]), sq, 0, NULL, NULL);
+  }
   if (err == CL_SUCCESS && k->separable) {
     for (j = 0, n = 0; j < k->width; j++)
       if (k->row[j] != 0)
@@ -877,6 +924,35 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
       return FALSE;
     return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
         ks->vpass, 2, gsize_, NULL, "Could not run the separable convolution");
+  }
+
+  if (self->use_tile && self->reg_r) {
+    gint r = self->reg_r;
+    gsize tile_bytes = (gsize) (REG_WX + 2 * r * ch) * (REG_TH + 2 * r) * 4;
+    static const gsize reg_local[2] = { REG_WX, REG_WY };
+
+    if (tile_bytes <= ctx->local_mem_size) {
+      gsize g[2] = { gst_cl_global_size (rowlen, REG_WX),
+        ((height + REG_TH - 1) / REG_TH) * REG_WY
+      };
+
+      a.kernel = ks->reg[r - 1];
+      plane_args (&a, in, p);
+      plane_args (&a, out, p);
+      arg (&a, sizeof (width), &width);
+      arg (&a, sizeof (height), &height);
+      arg (&a, sizeof (ch), &ch);
+      arg (&a, sizeof (apos), &apos);
+      arg (&a, sizeof (cl_mem), &self->coef_sq);
+      arg (&a, sizeof (bval), &bval);
+      param_args (&a, k);
+      arg (&a, tile_bytes, NULL);
+      if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
+              "clSetKernelArg", "Could not run the convolution"))
+        return FALSE;
+      return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
+          a.kernel, 2, g, reg_local, "Could not run the convolution");
+    }
   }
 
   if (self->use_tile) {

@@ -454,6 +454,26 @@ GST_START_TEST (test_gpu_variant)
     params_random (&p, 31, 31, TRUE, 5);
     run_case (GST_VIDEO_FORMAT_GRAY8, 1, 1, TEST_LAYOUT_PACKED, &p, 1);
   }
+  /* conv2d_reg1..5 (matrices up to 11x11, padded to squares): every
+   * radius, rectangles, several 32-row tiles with a partial last one */
+  {
+    static const gint ks[][2] = { {1, 1}, {3, 3}, {5, 1}, {7, 7}, {9, 5},
+    {1, 9}, {11, 11}, {11, 3}
+    };
+    guint k;
+
+    for (k = 0; k < G_N_ELEMENTS (ks); k++) {
+      Params p;
+
+      params_init (&p);
+      params_random (&p, ks[k][0], ks[k][1], k % 2, 40 + k);
+      p.border = k % 4;
+      p.border_value = 7 * k;
+      p.chroma_filter = k % 2;
+      run_case (fmts[k % G_N_ELEMENTS (fmts)], 97 + 2 * k, 37 + 17 * k,
+          k % 4, &p, 50 + k);
+    }
+  }
   g_unsetenv (SEPARABLE_ENV);
   g_unsetenv (VARIANT_ENV);
 }
