@@ -614,10 +614,11 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   else if (env && g_str_equal (env, "cpu"))
     self->use_tile = FALSE;
   self->use_tile = self->use_tile && ctx->max_work_group_size >= 256;
-  /* On the GPU the 2-D tile kernel beats two passes through global memory
-   * for small matrices (H200, 1080p RGBA: 7x7 0.24 ms against 0.58 ms of
-   * kernel time; 9x9 1.02 ms against 1.30 ms end to end); on CPU devices the
-   * fused separable kernel always wins. */
+  /* On GPUs the one-pass 2-D kernels beat two passes through global memory
+   * up to 11x11, where the register kernel stops (H200, 1080p RGBA, end to
+   * end: 9x9 0.46 ms against 0.98 ms, 11x11 0.48 against 1.11); from 13x13
+   * the two passes win (1.21 against 1.28 ms). On CPU devices the fused
+   * separable kernel always wins. */
   env = g_getenv (GST_CL_CONVOLVE_SEPARABLE_ENV);
   if (env && g_str_equal (env, "0"))
     self->separable_min = G_MAXINT;
