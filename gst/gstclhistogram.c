@@ -75,6 +75,7 @@ typedef struct
   guint n_out;
   gint src[MAX_PASS_OUT];       /* byte offset in the pixel, -1 = luma of RGB */
   gsize wg;                     /* GPU work-group size built for */
+  gint nbands;                  /* CPU bands of the last frame */
   cl_kernel hist, merge;
 } Pass;
 
@@ -92,6 +93,7 @@ struct _GstClHistogram
   /* from set_info (streaming thread) */
   gboolean configured;
   gboolean gpu;
+  gboolean host_merge;          /* CPU 8-bit: bands summed on the host */
   guint range;
   guint n_channels;
   const gchar *names[N_CHANNEL_KINDS];
@@ -556,6 +558,7 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
 
   self->range = depth16 ? 65536 : 256;
   self->gpu = use_gpu_variant (ctx);
+  self->host_merge = !self->gpu && !depth16;
   self->max_bands = MAX (1, ctx->compute_units * 4);
   self->max_groups = MAX (1, ctx->compute_units * 8);
 
@@ -629,13 +632,15 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
       (gsize) self->n_channels * self->range * 4, NULL, &err);
   if (err == CL_SUCCESS && !self->gpu)
     self->partial = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
-        self->max_bands * MAX_PASS_OUT * self->range * 4, NULL, &err);
+        self->max_bands * (self->host_merge ? self->n_channels :
+            MAX_PASS_OUT) * self->range * 4, NULL, &err);
   if (!gst_cl_base_filter_check (filter, err, "clCreateBuffer",
           "Could not allocate histogram buffers")) {
     gst_cl_histogram_reset (filter);
     return FALSE;
   }
-  self->host = g_new0 (guint32, (gsize) self->n_channels * self->range);
+  self->host = g_new0 (guint32, (self->host_merge ? self->max_bands : 1) *
+      self->n_channels * self->range);
   self->accum = g_new0 (guint64, (gsize) self->n_channels * self->range);
   self->frames = self->pixels = 0;
   self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
@@ -746,14 +751,25 @@ enqueue_pass (GstClHistogram * self, GstClContext * ctx, Pass * pass,
     gint nbands = (region[3] + rows - 1) / rows;
     gsize merge_n = (gsize) pass->n_out * self->range;
 
+    /* with host_merge each pass has its own bands in @partial */
+    cl_uint pbase = self->host_merge ? pass->first * self->max_bands *
+        self->range : 0;
+
     err = clSetKernelArg (pass->hist, idx++, sizeof (cl_int), &rows);
     if (err == CL_SUCCESS)
       err = clSetKernelArg (pass->hist, idx++, sizeof (cl_mem),
           &self->partial);
+    if (err == CL_SUCCESS)
+      err = clSetKernelArg (pass->hist, idx++, sizeof (cl_uint), &pbase);
     global = nbands;
     local = 1;
+    pass->nbands = nbands;
     if (err == CL_SUCCESS)
       err = RUN (pass->hist, &global, &local);
+    /* 8-bit: the host sums the few bands from the read it does anyway,
+     * cheaper than a second launch */
+    if (self->host_merge)
+      return err;
     if (err == CL_SUCCESS)
       err = clSetKernelArg (pass->merge, 0, sizeof (cl_mem), &self->partial);
     if (err == CL_SUCCESS)
@@ -890,7 +906,10 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   }
   for (i = 0; i < self->n_passes && err == CL_SUCCESS; i++)
     err = enqueue_pass (self, ctx, &self->passes[i], &frame, roi);
-  if (err == CL_SUCCESS)
+  if (err == CL_SUCCESS && self->host_merge)
+    err = clEnqueueReadBuffer (ctx->queue, self->partial, CL_TRUE, 0,
+        self->max_bands * n * 4, self->host, 0, NULL, NULL);
+  else if (err == CL_SUCCESS)
     err = clEnqueueReadBuffer (ctx->queue, self->result, CL_TRUE, 0, n * 4,
         self->host, 0, NULL, NULL);
   gst_cl_frame_unmap (filter, &frame);
@@ -900,8 +919,25 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
           "Could not compute the histogram"))
     return GST_FLOW_ERROR;
 
-  for (i = 0; i < n; i++)
-    self->accum[i] += self->host[i];
+  if (self->host_merge) {
+    guint p;
+
+    for (p = 0; p < self->n_passes; p++) {
+      const Pass *pass = &self->passes[p];
+      const guint32 *part = self->host + (gsize) pass->first *
+          self->max_bands * self->range;
+      guint64 *acc = self->accum + (gsize) pass->first * self->range;
+      gsize m = (gsize) pass->n_out * self->range;
+      gint b;
+
+      for (b = 0; b < pass->nbands; b++)
+        for (i = 0; i < m; i++)
+          acc[i] += part[b * m + i];
+    }
+  } else {
+    for (i = 0; i < n; i++)
+      self->accum[i] += self->host[i];
+  }
   self->frames++;
   self->pixels += (guint64) roi[2] * roi[3];
   memcpy (self->last_roi, roi, sizeof (roi));

@@ -94,6 +94,20 @@
     if (NOUT > 4) hist[((c) * NOUT + 4) * RANGE + SAMPLE (px, 4)]++;      \
   } while (0)
 
+/* The same for a pixel held in bits 8 * @o... of the 32-bit word @u */
+#define BYTEU(u, o) (((u) >> (8 * (o))) & 0xffu)
+#define LUMAU(u, o) ((KR * BYTEU (u, (o) + ROFF) + KG * BYTEU (u, (o) + GOFF) \
+      + KB * BYTEU (u, (o) + BOFF) + 32768u) >> 16)
+#define SRCU(u, o, s) ((s) < 0 ? LUMAU (u, o) : \
+      BYTEU (u, (o) + ((s) < 0 ? 0 : (s))))
+#define COUNTU(hist, c, u, o) do {                                        \
+    hist[((c) * NOUT + 0) * RANGE + SRCU (u, o, SRC0)]++;                 \
+    if (NOUT > 1) hist[((c) * NOUT + 1) * RANGE + SRCU (u, o, SRC1)]++;   \
+    if (NOUT > 2) hist[((c) * NOUT + 2) * RANGE + SRCU (u, o, SRC2)]++;   \
+    if (NOUT > 3) hist[((c) * NOUT + 3) * RANGE + SRCU (u, o, SRC3)]++;   \
+    if (NOUT > 4) hist[((c) * NOUT + 4) * RANGE + SRCU (u, o, SRC4)]++;   \
+  } while (0)
+
 /* ---- CPU devices: few long work-items, private histograms ---- */
 
 /* One work-item (work-group of 1) per band of @rows_per_band rows of the
@@ -102,14 +116,15 @@
  * does not serialise on one store-to-load chain). The band's sum goes to
  * partial[band * NOUT * RANGE ...]. For 16-bit samples the histogram is too
  * big for private memory: the work-item counts straight into its slice of
- * @partial (NCOPY must be 1). */
+ * @partial (NCOPY must be 1). Bands start at @partial + @pbase. */
 __kernel void
 hist_cpu (__global const uchar * base, uint offset, int stride, int x0,
-    int y0, int w, int h, int rows_per_band, __global uint * partial)
+    int y0, int w, int h, int rows_per_band, __global uint * partial,
+    uint pbase)
 {
   int band = get_global_id (0);
   int ya = band * rows_per_band, yb = min (h, ya + rows_per_band);
-  __global uint *out = partial + (size_t) band * NOUT * RANGE;
+  __global uint *out = partial + pbase + (size_t) band * NOUT * RANGE;
   int x, y, i;
 #if DEPTH16
   __global uint *hist = out;
@@ -127,34 +142,28 @@ hist_cpu (__global const uchar * base, uint offset, int stride, int x0,
         (size_t) x0 * PSTRIDE;
 
     x = 0;
-#if !DEPTH16 && PSTRIDE == 1
-    /* 16 pixels per 16-byte load */
-    for (; x + 16 <= w; x += 16) {
-      uchar b[16];
+#if !DEPTH16 && (PSTRIDE == 1 || PSTRIDE == 2 || PSTRIDE == 4)
+    /* one 16-byte load per PPC pixels, unpacked with shifts (the bytes stay
+     * in registers); pixel p of the chunk counts into copy p % NCOPY */
+    for (; x + PPC <= w; x += PPC) {
+      uint4 v = as_uint4 (vload16 (0, row + x * PSTRIDE));
       int k;
 
-      vstore16 (vload16 (0, row + x), 0, b);
 #pragma unroll
-      for (k = 0; k < 16; k++)
-        COUNT (hist, k % NCOPY, b + k);
+      for (k = 0; k < 16 / PSTRIDE; k++) {
+        uint u = (k * PSTRIDE < 4) ? v.s0 : (k * PSTRIDE < 8) ? v.s1 :
+            (k * PSTRIDE < 12) ? v.s2 : v.s3;
+        COUNTU (hist, k % NCOPY, u, (k * PSTRIDE) & 3);
+      }
     }
 #elif !DEPTH16
-    /* one vector load per pixel (measured faster on PoCL than 16-byte
-     * chunks for 2..4-byte pixels), NCOPY pixels to NCOPY copies */
+    /* one vector load per pixel, NCOPY pixels to NCOPY copies */
     for (; x + NCOPY <= w; x += NCOPY) {
       int k;
 #pragma unroll
       for (k = 0; k < NCOPY; k++) {
-#if PSTRIDE == 4
-        uchar4 v = vload4 (x + k, row);
-        uchar b[4] = { v.s0, v.s1, v.s2, v.s3 };
-#elif PSTRIDE == 3
         uchar3 v = vload3 (x + k, row);
         uchar b[3] = { v.s0, v.s1, v.s2 };
-#else
-        uchar2 v = vload2 (x + k, row);
-        uchar b[2] = { v.s0, v.s1 };
-#endif
         COUNT (hist, k, b);
       }
     }
