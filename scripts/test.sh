@@ -10,13 +10,10 @@ meson test -C build --print-errorlogs
 # memcheck (fails on errors and definite leaks; see tests/valgrind.supp):
 # the runtime test whole, and clhistogram's small-size sweep, messages,
 # intervals and error paths (its 1080p cases would take an hour under it)
-# (test_output_buffers_aligned is left out here: under memcheck its two
-# pipelines take minutes to compile and tear down unforked; it runs in the
-# normal pass above)
-GST_CHECKS=test_device_selectors,test_bad_selector_is_not_found,\
-test_env_overrides_auto,test_context_shared_in_pipeline,\
-test_application_context,test_held_context_not_replaced,\
-test_allocation_proposed \
+# clcontext's context-sharing and allocation cases (the device-selector
+# sweeps are many pipelines, each tens of seconds under memcheck)
+GST_CHECKS=test_context_shared_in_pipeline,test_application_context,\
+test_held_context_not_replaced,test_allocation_proposed \
   meson test -C build --setup valgrind --print-errorlogs clcontext
 GST_CHECKS=test_message_types,test_invalid_properties,test_missing_channel,\
 test_interval_and_eos,test_interval_flush,test_all_formats_cpu \

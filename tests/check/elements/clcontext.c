@@ -8,6 +8,11 @@
 
 #include "testframes.h"
 
+/* Generous: under valgrind a first pipeline (PoCL start-up, program load)
+ * takes tens of seconds, and a failed wait in an unforked run would leave
+ * the pipeline's streaming task behind */
+#define BUS_TIMEOUT (300 * GST_SECOND)
+
 /* Name of the first device of @type over all platforms (ALL = platform 0's
  * first device), or NULL */
 static gchar *
@@ -62,7 +67,7 @@ run_with_device (const gchar * device, gchar ** device_name, gchar ** debug)
 
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
-      30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+      BUS_TIMEOUT, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "pipeline neither ended nor failed");
   if (device_name)
     g_object_get (filter, "device-name", device_name, NULL);
@@ -183,7 +188,7 @@ run_two_filter_pipeline (guint * n_have_context)
   *n_have_context = 0;
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   while (!done) {
-    GstMessage *msg = gst_bus_timed_pop (bus, 30 * GST_SECOND);
+    GstMessage *msg = gst_bus_timed_pop (bus, BUS_TIMEOUT);
     fail_unless (msg != NULL);
     switch (GST_MESSAGE_TYPE (msg)) {
       case GST_MESSAGE_HAVE_CONTEXT:{
@@ -283,7 +288,7 @@ GST_START_TEST (test_application_context)
       context, NULL);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
-      30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+      BUS_TIMEOUT, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
   gst_message_unref (msg);
 
