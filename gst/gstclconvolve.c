@@ -791,6 +791,23 @@ plane_args (ArgSetter * a, const GstClFrame * frame, guint plane)
     a->err = gst_cl_frame_set_plane_args (frame, plane, a->kernel, &a->index);
 }
 
+/* the arguments every convolution kernel starts with (after any scratch
+ * buffer): source and destination plane, then the plane's geometry */
+static void
+frame_args (ArgSetter * a, const GstClFrame * in, const GstClFrame * out,
+    guint p, const ConvPlane * pl)
+{
+  cl_int width = pl->width, height = pl->height, ch = pl->ch;
+  cl_int apos = pl->alpha_pos;
+
+  plane_args (a, in, p);
+  plane_args (a, out, p);
+  arg (a, sizeof (width), &width);
+  arg (a, sizeof (height), &height);
+  arg (a, sizeof (ch), &ch);
+  arg (a, sizeof (apos), &apos);
+}
+
 static void
 param_args (ArgSetter * a, const GstClConvolveKernel * k)
 {
@@ -830,7 +847,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
       (self));
   const GstClConvolveKernel *k = self->frame_kernel;
   cl_int width = pl->width, height = pl->height, ch = pl->ch;
-  cl_int apos = pl->alpha_pos, rx = k->width / 2, ry = k->height / 2;
+  cl_int rx = k->width / 2, ry = k->height / 2;
   gsize rowlen = (gsize) width * ch;
   gsize gsize_[2] = { (rowlen + STRIP - 1) / STRIP, height };
   /* CPU devices: one work-item per work-group, else PoCL may put the whole
@@ -863,12 +880,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
       gsize g[2] = { gsize_[0], (height + SEP_ROWS - 1) / SEP_ROWS };
 
       a.kernel = ks->sep;
-      plane_args (&a, in, p);
-      plane_args (&a, out, p);
-      arg (&a, sizeof (width), &width);
-      arg (&a, sizeof (height), &height);
-      arg (&a, sizeof (ch), &ch);
-      arg (&a, sizeof (apos), &apos);
+      frame_args (&a, in, out, p, pl);
       arg (&a, sizeof (cl_mem), &self->taps_row);
       arg (&a, sizeof (cl_int), &self->nrow);
       arg (&a, sizeof (rx), &rx);
@@ -910,12 +922,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     a.index = 0;
     arg (&a, sizeof (cl_mem), &self->tmp);
     arg (&a, sizeof (tpitch), &tpitch);
-    plane_args (&a, in, p);
-    plane_args (&a, out, p);
-    arg (&a, sizeof (width), &width);
-    arg (&a, sizeof (height), &height);
-    arg (&a, sizeof (ch), &ch);
-    arg (&a, sizeof (apos), &apos);
+    frame_args (&a, in, out, p, pl);
     arg (&a, sizeof (cl_mem), &self->taps_col);
     arg (&a, sizeof (cl_int), &self->ncol);
     arg (&a, sizeof (border_row), &border_row);
@@ -938,12 +945,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
       };
 
       a.kernel = ks->reg[r - 1];
-      plane_args (&a, in, p);
-      plane_args (&a, out, p);
-      arg (&a, sizeof (width), &width);
-      arg (&a, sizeof (height), &height);
-      arg (&a, sizeof (ch), &ch);
-      arg (&a, sizeof (apos), &apos);
+      frame_args (&a, in, out, p, pl);
       arg (&a, sizeof (cl_mem), &self->coef_sq);
       arg (&a, sizeof (bval), &bval);
       param_args (&a, k);
@@ -967,12 +969,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
       };
 
       a.kernel = ks->tile;
-      plane_args (&a, in, p);
-      plane_args (&a, out, p);
-      arg (&a, sizeof (width), &width);
-      arg (&a, sizeof (height), &height);
-      arg (&a, sizeof (ch), &ch);
-      arg (&a, sizeof (apos), &apos);
+      frame_args (&a, in, out, p, pl);
       arg (&a, sizeof (cl_mem), &self->taps2d);
       arg (&a, sizeof (cl_int), &self->n2d);
       arg (&a, sizeof (rx), &rx);
@@ -991,12 +988,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   a.kernel = ks->strips;
   gstrips[0] = gst_cl_global_size (gsize_[0], strips_local[0]);
   gstrips[1] = gst_cl_global_size (gsize_[1], strips_local[1]);
-  plane_args (&a, in, p);
-  plane_args (&a, out, p);
-  arg (&a, sizeof (width), &width);
-  arg (&a, sizeof (height), &height);
-  arg (&a, sizeof (ch), &ch);
-  arg (&a, sizeof (apos), &apos);
+  frame_args (&a, in, out, p, pl);
   arg (&a, sizeof (cl_mem), &self->taps2d);
   arg (&a, sizeof (cl_int), &self->n2d);
   arg (&a, sizeof (rx), &rx);
