@@ -260,29 +260,20 @@ gst_cl_buffer_is_on_context (GstBuffer * buffer, GstClContext * ctx)
   return n > 0;
 }
 
-/* Bytes of a plane's row that hold visible pixels: the widest reach of any
- * of its components (YUY2's last V sits past width * pixel stride when the
- * width is odd) and at least width * pixel stride (RGBx's padding byte). */
+/* Bytes of a plane's row that a copy must carry: whole samples of every
+ * component in it, so odd-width YUY2/UYVY rows keep their last macro-pixel
+ * (width * pixel stride of the first component alone would cut it). */
 static gsize
 plane_row_bytes (const GstVideoInfo * info, guint plane)
 {
-  const GstVideoFormatInfo *finfo = info->finfo;
-  gint comp[GST_VIDEO_MAX_COMPONENTS];
-  gsize bytes;
+  gsize bytes = 0;
   guint c;
 
-  gst_video_format_info_component (finfo, plane, comp);
-  bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
-      GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
   for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
-    gsize w = GST_VIDEO_INFO_COMP_WIDTH (info, c), reach;
-
-    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != plane || w == 0)
+    if (GST_VIDEO_FORMAT_INFO_PLANE (info->finfo, c) != plane)
       continue;
-    reach = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c) +
-        (w - 1) * GST_VIDEO_INFO_COMP_PSTRIDE (info, c) +
-        (GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c) + 7) / 8;
-    bytes = MAX (bytes, reach);
+    bytes = MAX (bytes, (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, c) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (info, c));
   }
   return bytes;
 }
@@ -453,8 +444,8 @@ gst_cl_video_frame_copy (GstVideoFrame * dst, const GstVideoFrame * src)
       GST_VIDEO_INFO_HEIGHT (&dst->info) != GST_VIDEO_INFO_HEIGHT (info) ||
       !frame_fits (src) || !frame_fits (dst))
     return FALSE;
-  /* not gst_video_frame_copy(): it leaves out the last chroma sample of
-   * odd-width YUY2/UYVY rows */
+  /* not gst_video_frame_copy(): it leaves out the last macro-pixel's
+   * second half in odd-width YUY2/UYVY rows */
   for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
     gsize bytes = plane_row_bytes (info, p);
     guint rows = plane_rows (info, p);
