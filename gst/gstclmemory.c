@@ -110,6 +110,13 @@ cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
   gpointer data = NULL;
   cl_int err;
 
+  /* Intel DL Streamer asks its memory for the cl_mem with a flag of its own
+   * and neither READ nor WRITE: never hand out a host pointer for that */
+  if (!(flags & GST_MAP_READWRITE)) {
+    GST_WARNING ("memory %p: map without READ or WRITE (flags 0x%x) refused",
+        mem, flags);
+    return NULL;
+  }
   g_mutex_lock (&mem->lock);
   if (mem->map_count > 0) {
     /* a second map can only share the first one's access */

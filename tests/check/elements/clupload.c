@@ -405,7 +405,9 @@ GST_START_TEST (test_padded_device_strides)
       for (p = 0; p < meta->n_planes; p++)
         fail_unless (meta->stride[p] > GST_VIDEO_INFO_PLANE_STRIDE (&info, p));
 
-      /* fill it by mapping it as system memory */
+      /* fill it by mapping it as system memory (all of it first: the frame
+       * copy below leaves bytes of odd-width YUY2/UYVY rows untouched) */
+      gst_buffer_memset (dev, 0, 0x5a, gst_buffer_get_size (dev));
       in = test_frame_new (formats[f], 37, 11, TEST_LAYOUT_PACKED, f, NULL);
       fail_unless (gst_video_frame_map (&src, &info, in, GST_MAP_READ));
       fail_unless (gst_video_frame_map (&dst, &info, dev, GST_MAP_WRITE));
