@@ -119,8 +119,12 @@ cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
   }
   g_mutex_lock (&mem->lock);
   if (mem->map_count > 0) {
-    /* a second map can only share the first one's access */
-    if ((cl_flags & ~mem->map_flags) == 0) {
+    /* a second map shares the first one's access (a write map's content is
+     * valid, so it can be read too) */
+    cl_map_flags have = mem->map_flags |
+        ((mem->map_flags & CL_MAP_WRITE) ? CL_MAP_READ : 0);
+
+    if ((cl_flags & ~have) == 0) {
       mem->map_count++;
       data = mem->mapped;
     } else {

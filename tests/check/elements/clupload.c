@@ -205,6 +205,37 @@ GST_START_TEST (test_launch_lines)
 }
 GST_END_TEST;
 
+/* A device that does not exist: the state change fails with NOT_FOUND */
+GST_START_TEST (test_bad_device)
+{
+  const gchar *elements[] = { "clupload", "cldownload" };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (elements); i++) {
+    gchar *line = g_strdup_printf ("videotestsrc num-buffers=1 ! %s "
+        "device=no-such-opencl-device ! fakesink", elements[i]);
+    GstElement *pipeline = gst_parse_launch (line, NULL);
+    GstMessage *msg;
+    GError *error = NULL;
+
+    fail_unless (pipeline != NULL);
+    gst_element_set_state (pipeline, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline), BUS_TIMEOUT,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "%s",
+        line);
+    gst_message_parse_error (msg, &error, NULL);
+    fail_unless (g_error_matches (error, GST_RESOURCE_ERROR,
+            GST_RESOURCE_ERROR_NOT_FOUND), "%s", error->message);
+    g_clear_error (&error);
+    gst_message_unref (msg);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (pipeline);
+    g_free (line);
+  }
+}
+GST_END_TEST;
+
 static GstObject *
 element_cl_context (GstElement * element)
 {
@@ -497,6 +528,7 @@ clupload_suite (void)
   tcase_add_test (tc, test_upload_output_is_cl_memory);
   tcase_add_test (tc, test_downstream_refuses_feature);
   tcase_add_test (tc, test_launch_lines);
+  tcase_add_test (tc, test_bad_device);
   tcase_add_test (tc, test_context_shared);
   tcase_add_test (tc, test_cl_memory_input);
   tcase_add_test (tc, test_padded_device_strides);
