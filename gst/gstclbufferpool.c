@@ -107,14 +107,12 @@ gst_cl_buffer_pool_propose (GstClContext * ctx, GstQuery * query)
   GstBufferPool *pool;
   GstCaps *caps = NULL;
   GstVideoInfo info;
-  gboolean need_pool = FALSE;
 
-  gst_query_parse_allocation (query, &caps, &need_pool);
+  /* a pool even when upstream did not ask for one: it may still take it */
+  gst_query_parse_allocation (query, &caps, NULL);
   if (!caps || !gst_video_info_from_caps (&info, caps))
     return FALSE;
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  if (!need_pool)
-    return TRUE;
   pool = gst_cl_buffer_pool_new_for_caps (ctx, caps, 2, 0);
   if (!pool)
     return FALSE;

@@ -3,9 +3,9 @@
  * Caps: towards the device the feature becomes memory:OpenCL, the other way
  * system memory; the unchanged caps come second, so when a neighbour refuses
  * the feature the element passes system memory through untouched.
- * memory:OpenCL on both sides: buffers of our context pass as they are,
- * others (another context or device) are copied through the host into our
- * pool.
+ * memory:OpenCL out: buffers already in memory of our context pass as they
+ * are, others (system memory, another context or device) are copied (through
+ * the host for foreign device memory) into our pool.
  * Copies: on GPUs one clEnqueue{Write,Read}BufferRect per plane between the
  * host frame (pinned when upstream took our pool) and the cl_mem; on CPU
  * devices the GstClMemory is mapped (free: it is host memory) and rows are
@@ -127,8 +127,11 @@ gst_cl_memory_copy_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   return TRUE;
 }
 
-/* memory:OpenCL caps: upstream writes into a pool of our context's memory;
- * system memory: the base class's pinned (GPU) or aligned (CPU) pool */
+/* Upstream writes into a pool of our context's memory for memory:OpenCL
+ * caps, and also for system memory on CPU devices when uploading: there a
+ * GstClMemory is host memory, mapped for free, and clupload then passes the
+ * buffer on without a copy. Otherwise (system memory) the base class's
+ * pinned (GPU: DMA) or aligned pool. */
 static gboolean
 gst_cl_memory_copy_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
@@ -136,9 +139,13 @@ gst_cl_memory_copy_propose_allocation (GstBaseTransform * trans,
   GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
       (trans));
   GstCaps *caps = NULL;
+  gboolean device_pool;
 
   gst_query_parse_allocation (query, &caps, NULL);
-  if (!gst_cl_caps_has_cl_memory (caps))
+  device_pool = gst_cl_caps_has_cl_memory (caps) || (ctx &&
+      !gst_cl_context_is_gpu (ctx) && PRIV (trans)->out_cl &&
+      !gst_base_transform_is_passthrough (trans));
+  if (!device_pool)
     return GST_BASE_TRANSFORM_CLASS (gst_cl_memory_copy_parent_class)->
         propose_allocation (trans, decide_query, query);
   if (ctx)
@@ -193,10 +200,13 @@ gst_cl_memory_copy_prepare_output_buffer (GstBaseTransform * trans,
   GstClMemoryCopyPrivate *priv = PRIV (trans);
   GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
       (trans));
+  GstClPlanes planes;
 
-  /* already device memory of our context: nothing to copy (transform()
+  /* already device memory of our context (under either caps feature, e.g.
+   * upstream wrote into the pool we proposed): nothing to copy (transform()
    * sees outbuf == inbuf) */
-  if (priv->in_cl && priv->out_cl && gst_cl_buffer_is_on_context (inbuf, ctx)) {
+  if (priv->out_cl && gst_cl_buffer_get_planes (inbuf, ctx, &priv->out_info,
+          &planes)) {
     *outbuf = inbuf;
     return GST_FLOW_OK;
   }

@@ -145,6 +145,46 @@ GST_START_TEST (test_upload_output_is_cl_memory)
 }
 GST_END_TEST;
 
+/* On a CPU device clupload offers upstream a pool of OpenCL memory for
+ * system-memory caps (mapping it is free there); what upstream writes into
+ * it leaves without a copy */
+GST_START_TEST (test_upload_zero_copy_from_proposed_pool)
+{
+  GstHarness *h = gst_harness_new ("clupload");
+  GstVideoFormat format = GST_VIDEO_FORMAT_Y42B;
+  GstBuffer *in, *out, *ref;
+  GstVideoFrame src, dst;
+  GstVideoInfo info;
+
+  gst_video_info_set_format (&info, format, 23, 7);
+  gst_harness_set_src_caps (h, test_caps_new (format, 23, 7));
+  in = gst_harness_create_buffer (h, info.size);
+  fail_unless (in != NULL);
+  if (!buffer_is_cl_memory (in)) {
+    /* a GPU: upstream gets pinned host memory instead, and the frame is
+     * copied */
+    GST_INFO ("proposed pool is not OpenCL memory: not a CPU device");
+    gst_buffer_unref (in);
+    gst_harness_teardown (h);
+    return;
+  }
+  ref = test_frame_new (format, 23, 7, TEST_LAYOUT_PACKED, 3, &info);
+  fail_unless (gst_video_frame_map (&src, &info, ref, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&dst, &info, in, GST_MAP_WRITE));
+  fail_unless (gst_video_frame_copy (&dst, &src));
+  gst_video_frame_unmap (&dst);
+  gst_video_frame_unmap (&src);
+
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  fail_unless (out == in);
+  fail_unless (test_frames_equal (ref, out, &info));
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  gst_buffer_unref (ref);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 /* Downstream accepts system memory only: clupload passes buffers through */
 GST_START_TEST (test_downstream_refuses_feature)
 {
@@ -526,6 +566,7 @@ clupload_suite (void)
     return s;
   tcase_add_test (tc, test_round_trip);
   tcase_add_test (tc, test_upload_output_is_cl_memory);
+  tcase_add_test (tc, test_upload_zero_copy_from_proposed_pool);
   tcase_add_test (tc, test_downstream_refuses_feature);
   tcase_add_test (tc, test_launch_lines);
   tcase_add_test (tc, test_bad_device);
