@@ -13,7 +13,8 @@
  *
  * ## Example launch line
  * |[
- * gst-launch-1.0 videotestsrc num-buffers=5 ! clupload ! cldownload ! videoconvert ! autovideosink
+ * gst-launch-1.0 videotestsrc ! clupload ! cldownload ! videoconvert ! \
+ *     autovideosink
  * ]|
  */
 #ifdef HAVE_CONFIG_H
@@ -50,8 +51,8 @@ gst_cl_download_class_init (GstClDownloadClass * klass)
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "OpenCL downloader",
-      "Filter/Video/Hardware", "Copies raw video from OpenCL device memory (memory:OpenCL) into system memory",
-      "gst-opencl-filters");
+      "Filter/Video/Hardware", "Copies raw video from OpenCL device memory "
+      "(memory:OpenCL) into system memory", "gst-opencl-filters");
 }
 
 static void

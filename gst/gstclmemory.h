@@ -84,7 +84,8 @@ gboolean gst_cl_planes_read (GstClContext * ctx, const GstClPlanes * src,
 /* Copies the visible pixels of every plane between two mapped frames of the
  * same format and size, row by row (strides may differ). FALSE, copying
  * nothing, when the frames differ or a plane does not fit in its buffer. */
-gboolean gst_cl_video_frame_copy (GstVideoFrame * dst, const GstVideoFrame * src);
+gboolean gst_cl_video_frame_copy (GstVideoFrame * dst,
+    const GstVideoFrame * src);
 
 /* @caps with every structure's features set to @feature (NULL: system
  * memory) */

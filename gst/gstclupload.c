@@ -53,8 +53,8 @@ gst_cl_upload_class_init (GstClUploadClass * klass)
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "OpenCL uploader",
-      "Filter/Video/Hardware", "Copies raw video from system memory into OpenCL device memory (memory:OpenCL)",
-      "gst-opencl-filters");
+      "Filter/Video/Hardware", "Copies raw video from system memory into "
+      "OpenCL device memory (memory:OpenCL)", "gst-opencl-filters");
 }
 
 static void

@@ -1,4 +1,5 @@
-/* clupload: copies raw video from system memory into OpenCL device memory (memory:OpenCL). */
+/* clupload: copies raw video from system memory into OpenCL device memory
+ * (memory:OpenCL). */
 #pragma once
 
 #include "gstclmemorycopy.h"
@@ -6,6 +7,7 @@
 G_BEGIN_DECLS
 
 #define GST_TYPE_CL_UPLOAD (gst_cl_upload_get_type ())
-G_DECLARE_FINAL_TYPE (GstClUpload, gst_cl_upload, GST, CL_UPLOAD, GstClMemoryCopy);
+G_DECLARE_FINAL_TYPE (GstClUpload, gst_cl_upload, GST, CL_UPLOAD,
+    GstClMemoryCopy);
 
 G_END_DECLS
