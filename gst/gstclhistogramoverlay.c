@@ -233,6 +233,8 @@ struct _GstClHistogramOverlay
 {
   GstBufferPool *pool;          /* ARGB pixels of the visible box */
   GstVideoInfo argb;
+  GstBuffer *aligned;           /* scratch frame for odd layouts */
+  GstVideoInfo aligned_info;
   guint64 *bars;                /* bins */
   guint64 *cols;                /* one panel's columns */
   guint16 *heights;             /* n_channels * graph width */
@@ -260,6 +262,7 @@ gst_cl_histogram_overlay_free (GstClHistogramOverlay * ov)
   if (!ov)
     return;
   drop_pool (ov);
+  gst_clear_buffer (&ov->aligned);
   g_free (ov->bars);
   g_free (ov->cols);
   g_free (ov->heights);
@@ -483,6 +486,93 @@ attach_rectangle (GstBuffer * buf, GstVideoOverlayRectangle * rect)
   gst_video_overlay_composition_unref (comp);
 }
 
+/* gst_video_blend's ORC (un)packers load whole pixels (4 bytes for RGBA
+ * and YUY2) with aligned instructions: a plane or row not aligned to its
+ * pixel size ends in a protection fault */
+static gboolean
+is_aligned (const GstVideoFrame * f)
+{
+  gboolean packed422 = GST_VIDEO_INFO_IS_YUV (&f->info) &&
+      GST_VIDEO_FRAME_N_PLANES (f) == 1 &&
+      GST_VIDEO_FRAME_N_COMPONENTS (f) == 3;
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (f); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    guint a;
+
+    gst_video_format_info_component (f->info.finfo, p, comp);
+    a = packed422 ? 4 : GST_VIDEO_FRAME_COMP_PSTRIDE (f, comp[0]);
+    a = a == 3 ? 1 : MIN (a, 4);
+    if ((guintptr) GST_VIDEO_FRAME_PLANE_DATA (f, p) % a ||
+        GST_VIDEO_FRAME_PLANE_STRIDE (f, p) % a)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* gst_video_blend takes the x byte of RGBx-like formats for the pixel's
+ * alpha: where it is 0 the box would come out opaque black. Under the box
+ * it becomes 0xff (opaque, as the format means); it is padding. */
+static void
+make_x_opaque (GstVideoFrame * f, const Box * b)
+{
+  const GstVideoFormatInfo *fi = f->info.finfo;
+  guint xoff;
+  gint x, y;
+
+  if (!GST_VIDEO_FORMAT_INFO_IS_RGB (fi) || GST_VIDEO_FORMAT_INFO_HAS_ALPHA (fi)
+      || GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0) != 4)
+    return;
+  xoff = 6 - GST_VIDEO_FORMAT_INFO_POFFSET (fi, 0) -
+      GST_VIDEO_FORMAT_INFO_POFFSET (fi, 1) -
+      GST_VIDEO_FORMAT_INFO_POFFSET (fi, 2);
+  for (y = b->vy; y < b->vy + b->vh; y++) {
+    guint8 *row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0);
+    for (x = b->vx; x < b->vx + b->vw; x++)
+      row[x * 4 + xoff] = 0xff;
+  }
+}
+
+/* Blends @comp (box @b) into @frame, through an aligned copy where needed */
+static gboolean
+blend (GstClHistogramOverlay * ov, GstVideoOverlayComposition * comp,
+    const Box * b, GstVideoFrame * frame)
+{
+  GstVideoFrame tmp;
+  gboolean ok;
+
+  if (is_aligned (frame)) {
+    make_x_opaque (frame, b);
+    return gst_video_overlay_composition_blend (comp, frame);
+  }
+
+  if (!ov->aligned || GST_VIDEO_INFO_FORMAT (&ov->aligned_info) !=
+      GST_VIDEO_FRAME_FORMAT (frame) ||
+      GST_VIDEO_INFO_WIDTH (&ov->aligned_info) != GST_VIDEO_FRAME_WIDTH (frame)
+      || GST_VIDEO_INFO_HEIGHT (&ov->aligned_info) !=
+      GST_VIDEO_FRAME_HEIGHT (frame)) {
+    GstAllocationParams params = { 0, 15, 0, 0, };
+
+    gst_clear_buffer (&ov->aligned);
+    gst_video_info_set_format (&ov->aligned_info,
+        GST_VIDEO_FRAME_FORMAT (frame), GST_VIDEO_FRAME_WIDTH (frame),
+        GST_VIDEO_FRAME_HEIGHT (frame));
+    ov->aligned = gst_buffer_new_allocate (NULL, ov->aligned_info.size,
+        &params);
+  }
+  if (!ov->aligned || !gst_video_frame_map (&tmp, &ov->aligned_info,
+          ov->aligned, GST_MAP_READWRITE))
+    return FALSE;
+  ok = gst_video_frame_copy (&tmp, frame);
+  make_x_opaque (&tmp, b);
+  ok = ok && gst_video_overlay_composition_blend (comp, &tmp) &&
+      gst_video_frame_copy (frame, &tmp);
+  gst_video_frame_unmap (&tmp);
+  return ok;
+}
+
 gboolean
 gst_cl_histogram_overlay_draw (GstClHistogramOverlay * ov,
     const GstClHistogramOverlaySettings * s, const GstVideoInfo * info,
@@ -517,7 +607,7 @@ gst_cl_histogram_overlay_draw (GstClHistogramOverlay * ov,
           GST_MAP_READWRITE)) {
     GstVideoOverlayComposition *comp = gst_video_overlay_composition_new (rect);
 
-    ok = gst_video_overlay_composition_blend (comp, &frame);
+    ok = blend (ov, comp, &b, &frame);
     gst_video_overlay_composition_unref (comp);
     gst_video_frame_unmap (&frame);
   } else {
