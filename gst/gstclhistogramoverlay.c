@@ -26,6 +26,10 @@
 #define AUTO_MAX_WIDTH 264
 #define PAD 4                   /* inner padding of boxes of 32x32 and up */
 
+/* "gstreamer": blend with gst_video_overlay_composition_blend whatever the
+ * format (tests and benchmarks compare the two blenders this way) */
+#define BLEND_ENV "GST_CL_HISTOGRAM_OVERLAY_BLEND"
+
 /* property ids relative to the first one */
 enum
 {
@@ -231,6 +235,7 @@ typedef struct
 
 struct _GstClHistogramOverlay
 {
+  gboolean gst_blend;           /* always gst_video_overlay_composition_blend */
   GstBufferPool *pool;          /* ARGB pixels of the visible box */
   GstVideoInfo argb;
   GstBuffer *aligned;           /* scratch frame for odd layouts */
@@ -244,7 +249,11 @@ struct _GstClHistogramOverlay
 GstClHistogramOverlay *
 gst_cl_histogram_overlay_new (void)
 {
-  return g_new0 (GstClHistogramOverlay, 1);
+  GstClHistogramOverlay *ov = g_new0 (GstClHistogramOverlay, 1);
+  const gchar *b = g_getenv (BLEND_ENV);
+
+  ov->gst_blend = b && !g_ascii_strcasecmp (b, "gstreamer");
+  return ov;
 }
 
 static void
@@ -398,7 +407,19 @@ ensure_pool (GstClHistogramOverlay * ov, gint w, gint h)
   return TRUE;
 }
 
-/* Renders the visible part of box @b into @frame (ARGB, native endian) */
+static guint32
+add_light (guint32 a, guint32 b)
+{
+  guint32 r = MIN (((a >> 16) & 0xff) + ((b >> 16) & 0xff), 255);
+  guint32 g = MIN (((a >> 8) & 0xff) + ((b >> 8) & 0xff), 255);
+
+  return (r << 16) | (g << 8) | MIN ((a & 0xff) + (b & 0xff), 255);
+}
+
+/* Renders the visible part of box @b into @frame (ARGB, native endian):
+ * the background everywhere, then the bars column by column, each lit pixel
+ * written once in the sum of the colours of the bars that reach it
+ * (overlapping channels mix like light: red + green = yellow) */
 static void
 render (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
     const GstClHistogramOverlayData * d, const Box * b, GstVideoFrame * frame)
@@ -408,6 +429,8 @@ render (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
   gint gw = MAX (b->w - 2 * b->pad, 0), gh = MAX (b->h - 2 * b->pad, 0);
   gint gap = parade ? b->pad : 0;
   gint pw = parade ? MAX ((gw - (gint) (n - 1) * gap) / (gint) n, 0) : gw;
+  /* frame row of the graph's bottom row */
+  gint bottom = b->y + b->pad + gh - 1;
   guint32 bg = (guint32) (s->alpha * 255 + 0.5) << 24;
   guint32 colour[8];
   guint16 *heights;
@@ -416,52 +439,62 @@ render (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
   gint row, col;
   guint c;
 
+  for (col = 0; col < b->vw; col++)
+    ((guint32 *) data)[col] = bg;
+  for (row = 1; row < b->vh; row++)
+    memcpy (data + (gsize) row * stride, data, (gsize) b->vw * 4);
+  if (pw == 0 || gh == 0)
+    return;
+
   ensure ((gpointer *) & ov->bars, &ov->bars_len, d->bins, sizeof (guint64));
-  ensure ((gpointer *) & ov->cols, &ov->cols_len, MAX (pw, 1),
-      sizeof (guint64));
+  ensure ((gpointer *) & ov->cols, &ov->cols_len, pw, sizeof (guint64));
   heights = ensure ((gpointer *) & ov->heights, &ov->heights_len,
-      (gsize) n * MAX (pw, 1), sizeof (guint16));
+      (gsize) n * pw, sizeof (guint16));
   for (c = 0; c < n; c++) {
     colour[c] = channel_colour (d->names[c]);
-    if (pw > 0 && gh > 0)
-      channel_heights (ov, s, d, c, pw, gh, heights + (gsize) c * pw);
+    channel_heights (ov, s, d, c, pw, gh, heights + (gsize) c * pw);
   }
 
-  for (row = 0; row < b->vh; row++) {
-    guint32 *out = (guint32 *) (data + (gsize) row * stride);
-    gint by = b->vy - b->y + row;       /* row in the box */
-    gint r = b->pad + gh - 1 - by;      /* graph row from the bottom */
+  for (col = 0; col < b->vw; col++) {
+    gint gx = b->vx - b->x + col - b->pad;      /* column in the graph */
+    guint first = 0, last = n, k;
+    gint r = 0, top = 0;
 
-    for (col = 0; col < b->vw; col++) {
-      gint gx = b->vx - b->x + col - b->pad;    /* column in the graph */
-      guint first = 0, last = n, k;
-      guint32 rgb = 0;
-      gboolean lit = FALSE;
+    if (gx < 0 || gx >= gw)
+      continue;
+    if (parade) {
+      first = gx / (pw + gap);
+      gx -= first * (pw + gap);
+      if (first >= n || gx >= pw)
+        continue;               /* in a gap or the leftover columns */
+      last = first + 1;
+    } else if (gx >= pw) {
+      continue;
+    }
+    for (k = first; k < last; k++)
+      top = MAX (top, heights[(gsize) k * pw + gx]);
+    /* r: graph row from the bottom; the colour changes where a bar ends */
+    while (r < top) {
+      guint32 rgb = 0, px;
+      gint next = top;
 
-      out[col] = bg;
-      if (r < 0 || r >= gh || gx < 0 || gx >= gw || pw == 0)
-        continue;
-      if (parade) {
-        first = gx / (pw + gap);
-        gx -= first * (pw + gap);
-        if (first >= n || gx >= pw)
-          continue;             /* in a gap or the leftover columns */
-        last = first + 1;
-      } else if (gx >= pw) {
-        continue;
-      }
-      for (k = first; k < last; k++)
-        if (r < heights[(gsize) k * pw + gx]) {
-          guint32 o = colour[k];
-          /* additive: overlapping channels mix like light */
-          guint32 rr = MIN (((rgb >> 16) & 0xff) + ((o >> 16) & 0xff), 255);
-          guint32 gg = MIN (((rgb >> 8) & 0xff) + ((o >> 8) & 0xff), 255);
-          guint32 bb = MIN ((rgb & 0xff) + (o & 0xff), 255);
-          rgb = (rr << 16) | (gg << 8) | bb;
-          lit = TRUE;
+      for (k = first; k < last; k++) {
+        gint hk = heights[(gsize) k * pw + gx];
+        if (hk > r) {
+          rgb = add_light (rgb, colour[k]);
+          next = MIN (next, hk);
         }
-      if (lit)
-        out[col] = 0xff000000u | rgb;
+      }
+      px = 0xff000000u | rgb;
+      for (; r < next; r++) {
+        gint y = bottom - r - b->vy;
+        if (y < 0)
+          break;
+        if (y < b->vh)
+          ((guint32 *) (data + (gsize) y * stride))[col] = px;
+      }
+      if (r < next)
+        break;                  /* above the visible part */
     }
   }
 }
@@ -484,6 +517,126 @@ attach_rectangle (GstBuffer * buf, GstVideoOverlayRectangle * rect)
   }
   gst_buffer_add_video_overlay_composition_meta (buf, comp);
   gst_video_overlay_composition_unref (comp);
+}
+
+/* ---- blending ---- */
+
+/* Formats whose every component is a plain 8-bit or 16-bit LE sample:
+ * blend_fast handles them */
+static gboolean
+can_blend_fast (const GstVideoFormatInfo * fi)
+{
+  guint c;
+
+  if (GST_VIDEO_FORMAT_INFO_IS_COMPLEX (fi) ||
+      GST_VIDEO_FORMAT_INFO_IS_TILED (fi) ||
+      GST_VIDEO_FORMAT_INFO_HAS_PALETTE (fi))
+    return FALSE;
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
+    guint depth = GST_VIDEO_FORMAT_INFO_DEPTH (fi, c);
+
+    if (GST_VIDEO_FORMAT_INFO_SHIFT (fi, c) != 0 || (depth != 8 &&
+            !(depth == 16 && GST_VIDEO_FORMAT_INFO_IS_LE (fi))))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* x * 255-ths, rounded: exact for 0 <= t <= 255 * 255 + 128 */
+#define DIV255(t) (((t) + ((t) >> 8)) >> 8)
+
+/* Component @c of @argb (0xAARRGGBB) in the frame's colour space, 0..255:
+ * RGB as is; Y'CbCr with gst_video_blend's (BT.709, limited range)
+ * weights, so both blenders agree */
+static inline guint
+overlay_sample (guint32 argb, gboolean yuv, guint c)
+{
+  gint r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
+
+  if (c == 3)
+    return argb >> 24;
+  if (!yuv)
+    return c == 0 ? r : c == 1 ? g : b;
+  if (c == 0)
+    return (47 * r + 157 * g + 16 * b + 4096) >> 8;
+  if (c == 1)
+    return CLAMP ((-26 * r - 87 * g + 112 * b + 32768) >> 8, 0, 255);
+  return CLAMP ((112 * r - 102 * g - 10 * b + 32768) >> 8, 0, 255);
+}
+
+/* "Over" into an opaque frame: every sample under the box takes
+ * overlay * a + sample * (1 - a) from the overlay pixel over its first
+ * luma pixel in the box; an alpha component becomes a + alpha * (1 - a).
+ * Only samples under the box are read or written (gst_video_blend unpacks
+ * and packs whole rows): the box costs its own area. The background pixel
+ * @bg, most of the box, goes through a table. */
+static void
+blend_fast (GstVideoFrame * f, const Box * b, const GstVideoFrame * argb,
+    guint32 bg)
+{
+  const GstVideoFormatInfo *fi = f->info.finfo;
+  gboolean yuv = !GST_VIDEO_FORMAT_INFO_IS_RGB (fi);
+  guint bg_a = bg >> 24;
+  guint c;
+
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
+    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
+    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
+    gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (f, c);
+    gint stride = GST_VIDEO_FRAME_COMP_STRIDE (f, c);
+    gboolean deep = GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8;
+    guint8 *data = GST_VIDEO_FRAME_COMP_DATA (f, c);
+    gint sx0 = b->vx >> ws, sx1 = (b->vx + b->vw - 1) >> ws;
+    gint sy0 = b->vy >> hs, sy1 = (b->vy + b->vh - 1) >> hs;
+    guint bg_o = c == 3 ? 255 : overlay_sample (bg, yuv, c);
+    guint8 lut[256];
+    gint sx, sy;
+    guint v;
+
+    for (v = 0; v < 256; v++)
+      lut[v] = DIV255 (bg_o * bg_a + v * (255 - bg_a) + 128);
+
+    for (sy = sy0; sy <= sy1; sy++) {
+      gint oy = MAX (sy << hs, b->vy) - b->vy;
+      const guint32 *src = (const guint32 *) ((const guint8 *)
+          GST_VIDEO_FRAME_PLANE_DATA (argb, 0) +
+          (gsize) oy * GST_VIDEO_FRAME_PLANE_STRIDE (argb, 0));
+      guint8 *p = data + (gsize) sy * stride + (gsize) sx0 * ps;
+      /* overlay pixel over the sample's first luma pixel in the box */
+      gint ox = 0;
+      guint32 last = bg;
+      guint last_o = bg_o;
+
+      for (sx = sx0; sx <= sx1; sx++, p += ps) {
+        guint32 px = src[ox];
+        guint a, o;
+
+        ox = ((sx + 1) << ws) - b->vx;
+        if (G_LIKELY (px == bg && !deep)) {
+          *p = lut[*p];
+          continue;
+        }
+        a = px >> 24;
+        /* bars: runs of one colour along the row */
+        if (px != last) {
+          last = px;
+          last_o = c == 3 ? 255 : overlay_sample (px, yuv, c);
+        }
+        o = last_o;
+        if (a == 255 && !deep) {
+          *p = o;
+          continue;
+        }
+        if (deep) {
+          v = GST_READ_UINT16_LE (p);
+          GST_WRITE_UINT16_LE (p, (o * 257 * a + v * (255 - a) + 127) / 255);
+        } else {
+          v = o * a + *p * (255 - a) + 128;
+          *p = DIV255 (v);
+        }
+      }
+    }
+  }
 }
 
 /* gst_video_blend's ORC (un)packers load whole pixels (4 bytes for RGBA
@@ -581,7 +734,7 @@ gst_cl_histogram_overlay_draw (GstClHistogramOverlay * ov,
   GstVideoOverlayRectangle *rect;
   GstVideoFrame argb, frame;
   GstBuffer *pixels = NULL;
-  gboolean ok = TRUE;
+  gboolean ok = TRUE, fast;
   Box b;
 
   place_box (s, GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), &b);
@@ -595,6 +748,19 @@ gst_cl_histogram_overlay_draw (GstClHistogramOverlay * ov,
     return FALSE;
   }
   render (ov, s, data, &b, &argb);
+
+  fast = !attach && !ov->gst_blend && can_blend_fast (info->finfo);
+  if (fast) {
+    /* no rectangle needed: the rendered pixels go straight in */
+    if ((ok = gst_video_frame_map (&frame, (GstVideoInfo *) info, buf,
+                GST_MAP_READWRITE))) {
+      blend_fast (&frame, &b, &argb, (guint32) (s->alpha * 255 + 0.5) << 24);
+      gst_video_frame_unmap (&frame);
+    }
+    gst_video_frame_unmap (&argb);
+    gst_buffer_unref (pixels);
+    return ok;
+  }
   gst_video_frame_unmap (&argb);
 
   rect = gst_video_overlay_rectangle_new_raw (pixels, b.vx, b.vy, b.vw, b.vh,

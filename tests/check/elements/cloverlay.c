@@ -15,6 +15,11 @@
 #include "histogram.h"
 
 #define META_NAME "GstClHistogramMeta"
+#define BLEND_ENV "GST_CL_HISTOGRAM_OVERLAY_BLEND"
+
+/* TRUE: the element blends with gst_video_overlay_composition_blend instead
+ * of its own blender */
+static gboolean gst_blender;
 
 static const GstVideoFormat all_formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_RGB,
@@ -441,9 +446,14 @@ check_rectangle (GstVideoOverlayRectangle * rect, const Model * m,
 static GstHarness *
 new_harness (GstBus ** bus, const Look * l, gboolean downstream_meta)
 {
-  GstElement *el = gst_element_factory_make ("clhistogram", NULL);
+  GstElement *el;
   GstHarness *h;
 
+  if (gst_blender)
+    g_setenv (BLEND_ENV, "gstreamer", TRUE);
+  else
+    g_unsetenv (BLEND_ENV);
+  el = gst_element_factory_make ("clhistogram", NULL);
   fail_unless (el != NULL);
   *bus = gst_bus_new ();
   gst_element_set_bus (el, *bus);
@@ -545,7 +555,8 @@ run_case (GstVideoFormat format, gint w, gint hgt, TestLayout layout,
   what = g_strdup_printf ("%s %dx%d layout %d pos %d %dx%d %s%s%s roi "
       "%d,%d,%d,%d", gst_video_format_to_string (format), w, hgt, layout,
       l->position, l->width, l->height, l->log ? "log" : "linear",
-      l->parade ? " parade" : "", meta_path ? " meta" : " blend", l->roi[0],
+      l->parade ? " parade" : "", meta_path ? " meta" : gst_blender ?
+      " gst-blend" : " blend", l->roi[0],
       l->roi[1], l->roi[2], l->roi[3]);
 
   out = push_pull (h, in);
@@ -583,19 +594,25 @@ run_case (GstVideoFormat format, gint w, gint hgt, TestLayout layout,
  * (one bar per channel, full height) and random ones, both paths */
 GST_START_TEST (test_all_formats)
 {
-  guint f, si;
+  guint f, si, g;
 
   for (f = 0; f < G_N_ELEMENTS (all_formats); f++)
-    for (si = 0; si < MIN (n_test_sizes, 3); si++) {
-      Look l = default_look;
-      gint w = test_sizes[si].width, hgt = test_sizes[si].height;
+    for (si = 0; si < MIN (n_test_sizes, 3); si++)
+      for (g = 0; g < 2; g++) {
+        Look l = default_look;
+        gint w = test_sizes[si].width, hgt = test_sizes[si].height;
 
-      run_case (all_formats[f], w, hgt, TEST_LAYOUT_PADDED, &l, TRUE, FALSE);
-      run_case (all_formats[f], w, hgt, TEST_LAYOUT_MULTI_MEMORY, &l, FALSE,
-          FALSE);
-      l.log = FALSE;
-      run_case (all_formats[f], w, hgt, TEST_LAYOUT_PACKED, &l, FALSE, TRUE);
-    }
+        gst_blender = g;
+        run_case (all_formats[f], w, hgt, TEST_LAYOUT_PADDED, &l, TRUE,
+            FALSE);
+        run_case (all_formats[f], w, hgt, g ? TEST_LAYOUT_MISALIGNED :
+            TEST_LAYOUT_MULTI_MEMORY, &l, FALSE, FALSE);
+        l.log = FALSE;
+        if (!g)
+          run_case (all_formats[f], w, hgt, TEST_LAYOUT_PACKED, &l, FALSE,
+              TRUE);
+      }
+  gst_blender = FALSE;
 }
 
 GST_END_TEST;
