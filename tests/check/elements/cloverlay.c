@@ -1150,9 +1150,23 @@ GST_START_TEST (test_readonly_frame_copied)
 
 GST_END_TEST;
 
-/* ranges and nicks live in the GParamSpecs */
+static guint n_warnings;
+
+static gboolean
+count_warning (const gchar * domain, GLogLevelFlags level,
+    const gchar * message, gpointer user_data)
+{
+  n_warnings++;
+  return TRUE;
+}
+
+/* ranges and nicks live in the GParamSpecs: out-of-range values and unknown
+ * nicks are refused (GObject warns), the old value stays */
 GST_START_TEST (test_property_specs)
 {
+  GstCheckLogFilter *filter = gst_check_add_log_filter ("GLib-GObject",
+      G_LOG_LEVEL_WARNING, g_regex_new ("overlay-", 0, 0, NULL),
+      count_warning, NULL, NULL);
   GstElement *el = gst_element_factory_make ("clhistogram", NULL);
   GObjectClass *k = G_OBJECT_GET_CLASS (el);
   GParamSpecDouble *a = G_PARAM_SPEC_DOUBLE (g_object_class_find_property (k,
@@ -1187,6 +1201,21 @@ GST_START_TEST (test_property_specs)
   fail_if (overlay);
   fail_if (meta);
   fail_unless_equals_int (pos, 3);
+
+  n_warnings = 0;
+  g_object_set (el, "overlay-alpha", 1.5, "overlay-width", -3, NULL);
+  fail_unless_equals_int (n_warnings, 2);
+  {
+    gdouble alpha;
+    gint width;
+    g_object_get (el, "overlay-alpha", &alpha, "overlay-width", &width, NULL);
+    fail_unless_equals_float (alpha, 0.5);
+    fail_unless_equals_int (width, 0);
+  }
+  gst_util_set_object_arg (G_OBJECT (el), "overlay-position", "middle");
+  g_object_get (el, "overlay-position", &pos, NULL);
+  fail_unless_equals_int (pos, 3);
+  gst_check_remove_log_filter (filter);
   gst_object_unref (el);
 }
 
