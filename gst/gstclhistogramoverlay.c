@@ -3,7 +3,8 @@
  * The graph is rendered on the host into an ARGB buffer from a small pool
  * (a rectangle travels downstream and stays immutable while a sink holds it,
  * so its pixels cannot be reused in place); per frame only the small
- * rectangle and composition objects are made. */
+ * rectangle and composition objects are made, and for the formats
+ * blend_fast handles not even those. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
