@@ -751,6 +751,8 @@ gst_cl_histogram_start (GstBaseTransform * trans)
 
   self->frames = self->pixels = 0;
   self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+  /* blend until downstream says it takes the composition meta */
+  g_atomic_int_set (&self->downstream_composition, FALSE);
   return GST_BASE_TRANSFORM_CLASS (gst_cl_histogram_parent_class)->start
       (trans);
 }
