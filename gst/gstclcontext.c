@@ -512,32 +512,30 @@ query_peers (GstElement * element, GstQuery * query, GstPadDirection dir)
   return found;
 }
 
-void
+GstClContext *
 gst_cl_handle_set_context (GstElement * element, GstContext * context,
-    const gchar * selector, GstClContext ** ctx)
+    const gchar * selector)
 {
   GstClContext *other;
   GError *error = NULL;
 
-  if (!context || *ctx)         /* never replace a context already held */
-    return;
+  if (!context)
+    return NULL;
   other = gst_cl_context_from_gst_context (context, &error);
   if (!other) {
     if (error)
       GST_WARNING_OBJECT (element, "Ignoring OpenCL context: %s",
           error->message);
     g_clear_error (&error);
-    return;
+    return NULL;
   }
   if (!gst_cl_context_matches (other, selector)) {
     GST_INFO_OBJECT (element, "Ignoring context for \"%s\": device is \"%s\"",
         other->device_name, selector);
     gst_object_unref (other);
-    return;
+    return NULL;
   }
-  GST_DEBUG_OBJECT (element, "Using shared OpenCL context on \"%s\"",
-      other->device_name);
-  *ctx = other;
+  return other;
 }
 
 gboolean
@@ -559,16 +557,17 @@ gst_cl_handle_context_query (GstElement * element, GstQuery * query,
   return TRUE;
 }
 
-gboolean
+GstClContext *
 gst_cl_ensure_element_context (GstElement * element, const gchar * selector,
-    GstClContext ** ctx, GError ** error)
+    GstClHeldContextFunc held, GError ** error)
 {
+  GstClContext *ctx;
   GstQuery *query;
   GstContext *context = NULL;
   GstMessage *msg;
 
-  if (*ctx)
-    return TRUE;
+  if ((ctx = held (element)))
+    return ctx;
 
   /* 1) neighbours: downstream, then upstream */
   query = gst_query_new_context (GST_CL_CONTEXT_TYPE);
@@ -579,23 +578,34 @@ gst_cl_ensure_element_context (GstElement * element, const gchar * selector,
       gst_element_set_context (element, context);
   }
   gst_query_unref (query);
-  if (*ctx)
-    return TRUE;
+  if ((ctx = held (element)))
+    return ctx;
 
   /* 2) the application (answers synchronously with gst_element_set_context) */
   msg = gst_message_new_need_context (GST_OBJECT_CAST (element),
       GST_CL_CONTEXT_TYPE);
   gst_element_post_message (element, msg);
-  if (*ctx)
-    return TRUE;
+  if ((ctx = held (element)))
+    return ctx;
 
-  /* 3) ours, announced to the pipeline */
-  *ctx = gst_cl_context_get_shared (selector, error);
-  if (!*ctx)
-    return FALSE;
-  context = gst_cl_context_to_gst_context (*ctx);
+  /* 3) ours, announced to the pipeline (the element keeps whichever context
+   * reached it first, should another thread have set one meanwhile) */
+  ctx = gst_cl_context_get_shared (selector, error);
+  if (!ctx)
+    return NULL;
+  context = gst_cl_context_to_gst_context (ctx);
   gst_element_set_context (element, context);
+  gst_object_unref (ctx);
+  ctx = held (element);
+  if (!ctx) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_STATE_CHANGE,
+        "The element did not take its OpenCL context");
+    gst_context_unref (context);
+    return NULL;
+  }
+  gst_context_unref (context);
+  context = gst_cl_context_to_gst_context (ctx);
   msg = gst_message_new_have_context (GST_OBJECT_CAST (element), context);
   gst_element_post_message (element, msg);
-  return TRUE;
+  return ctx;
 }
