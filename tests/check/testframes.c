@@ -1,6 +1,7 @@
 #include "testframes.h"
 
 #include <CL/cl.h>
+#include <stdlib.h>
 #include <string.h>
 
 const TestSize test_sizes[] = { {1, 1}, {3, 5}, {641, 479}, {1921, 1081} };
@@ -182,7 +183,26 @@ test_frames_equal (GstBuffer * a, GstBuffer * b, const GstVideoInfo * info)
 gboolean
 test_have_cl_device (void)
 {
-  cl_uint n = 0;
+  cl_platform_id platforms[16];
+  cl_uint n = 0, p;
 
-  return clGetPlatformIDs (0, NULL, &n) == CL_SUCCESS && n > 0;
+  if (clGetPlatformIDs (G_N_ELEMENTS (platforms), platforms, &n) != CL_SUCCESS)
+    return FALSE;
+  for (p = 0; p < MIN (n, G_N_ELEMENTS (platforms)); p++) {
+    cl_uint n_devices = 0;
+
+    if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL,
+            &n_devices) == CL_SUCCESS && n_devices > 0)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+void
+test_skip_without_cl_device (const gchar * suite)
+{
+  if (test_have_cl_device ())
+    return;
+  g_print ("%s: skipped, no OpenCL device (`clinfo -l` lists none)\n", suite);
+  exit (TEST_EXIT_SKIP);
 }

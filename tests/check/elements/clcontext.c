@@ -5,6 +5,8 @@
 #include <gst/video/video.h>
 #include <CL/cl.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/wait.h>
 
 #include "testframes.h"
 
@@ -417,18 +419,14 @@ GST_START_TEST (test_output_buffers_aligned)
 }
 GST_END_TEST;
 
-/* Run by the `clcontext-no-device` test with the ICD loader pointed at a
- * folder without drivers; skipped when a device is present. */
+/* Run by the `clcontext-no-device` test (GST_CL_TEST_NO_DEVICE=1) with the
+ * ICD loader pointed at a folder without drivers. */
 GST_START_TEST (test_no_device)
 {
   GstElementFactory *factory;
   gchar *debug = NULL;
   GError *error;
 
-  if (test_have_cl_device ()) {
-    GST_INFO ("skipped: an OpenCL device is present");
-    return;
-  }
   /* the plugin still loads and lists its elements */
   factory = gst_element_factory_find ("clhistogram");
   fail_unless (factory != NULL);
@@ -445,26 +443,229 @@ GST_START_TEST (test_no_device)
 }
 GST_END_TEST;
 
+/* ---- threads ---- */
+
+/* path of this test binary, for the fresh processes it starts */
+static gchar *self_path;
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  guint waiting;                /* threads still to arrive */
+} StartGate;
+
+static void
+gate_pass (StartGate * gate)
+{
+  g_mutex_lock (&gate->lock);
+  if (--gate->waiting == 0)
+    g_cond_broadcast (&gate->cond);
+  while (gate->waiting > 0)
+    g_cond_wait (&gate->cond, &gate->lock);
+  g_mutex_unlock (&gate->lock);
+}
+
+typedef struct
+{
+  GstElement *pipeline;
+  StartGate *gate;
+  gboolean ok;
+} FirstUse;
+
+static gpointer
+first_use_thread (gpointer data)
+{
+  FirstUse *run = data;
+  GstMessage *msg;
+
+  gate_pass (run->gate);
+  gst_element_set_state (run->pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (run->pipeline),
+      BUS_TIMEOUT, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  run->ok = msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+  if (msg)
+    gst_message_unref (msg);
+  gst_element_set_state (run->pipeline, GST_STATE_NULL);
+  return NULL;
+}
+
+/* The child process of test_concurrent_first_use: @n pipelines set to
+ * PLAYING at the same moment, as the process's first OpenCL use (nothing
+ * here touches OpenCL before). Exits 0 when every one reached EOS. */
+static int
+first_use_child (guint n)
+{
+  StartGate gate = { .waiting = n };
+  FirstUse runs[16];
+  GThread *threads[16];
+  guint i, failed = 0;
+
+  gst_init (NULL, NULL);
+  n = CLAMP (n, 1, G_N_ELEMENTS (runs));
+  gate.waiting = n;
+  g_mutex_init (&gate.lock);
+  g_cond_init (&gate.cond);
+  for (i = 0; i < n; i++) {
+    runs[i].pipeline = gst_parse_launch ("videotestsrc num-buffers=5 ! "
+        "video/x-raw,width=64,height=48 ! clhistogram ! fakesink", NULL);
+    runs[i].gate = &gate;
+    runs[i].ok = FALSE;
+  }
+  for (i = 0; i < n; i++)
+    threads[i] = g_thread_new ("first-use", first_use_thread, &runs[i]);
+  for (i = 0; i < n; i++) {
+    g_thread_join (threads[i]);
+    failed += !runs[i].ok;
+    gst_object_unref (runs[i].pipeline);
+  }
+  g_mutex_clear (&gate.lock);
+  g_cond_clear (&gate.cond);
+  return failed ? 1 : 0;
+}
+
+/* Pipelines starting together in a fresh process used to crash inside the
+ * driver: device enumeration raced with context creation */
+GST_START_TEST (test_concurrent_first_use)
+{
+  const guint n_pipelines = 4, n_runs = 20;
+  guint i;
+
+  for (i = 0; i < n_runs; i++) {
+    gchar *argv[] = { self_path, (gchar *) "--first-use", NULL, NULL };
+    gchar *err_text = NULL;
+    GError *error = NULL;
+    gint status = 0;
+
+    argv[2] = g_strdup_printf ("%u", n_pipelines);
+    fail_unless (g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+            NULL, NULL, NULL, &err_text, &status, &error), "spawn: %s",
+        error ? error->message : "");
+    fail_unless (WIFEXITED (status) && WEXITSTATUS (status) == 0,
+        "run %u of %u: %u pipelines starting together %s (status 0x%x):\n%s",
+        i + 1, n_runs, n_pipelines, WIFSIGNALED (status) ? "crashed" :
+        "failed", status, err_text);
+    g_free (argv[2]);
+    g_free (err_text);
+  }
+}
+GST_END_TEST;
+
+typedef struct
+{
+  GstElement *element;
+  gchar *expected_name;
+  gint stop;                    /* atomic */
+  guint n_named, n_answered, n_reads;
+} Reader;
+
+/* device-name, context queries and set_context from another thread while
+ * the element starts and stops */
+static gpointer
+reader_thread (gpointer data)
+{
+  Reader *r = data;
+  GstContext *by_device = gst_context_new ("gst.cl.context", TRUE);
+
+  gst_structure_set (gst_context_writable_structure (by_device),
+      "device", G_TYPE_STRING, r->expected_name, NULL);
+  while (!g_atomic_int_get (&r->stop)) {
+    GstObject *ctx;
+    gchar *name = NULL;
+
+    g_object_get (r->element, "device-name", &name, NULL);
+    if (name) {
+      fail_unless_equals_string (name, r->expected_name);
+      r->n_named++;
+    }
+    g_free (name);
+    if ((ctx = element_cl_context (r->element))) {
+      r->n_answered++;
+      gst_object_unref (ctx);
+    }
+    if (r->n_reads++ % 16 == 0)
+      gst_element_set_context (r->element, by_device);
+  }
+  gst_context_unref (by_device);
+  return NULL;
+}
+
+GST_START_TEST (test_context_reads_while_starting)
+{
+  Reader r = { gst_element_factory_make ("clhistogram", NULL),
+    auto_device_name (), 0, 0, 0, 0
+  };
+  GThread *thread;
+  guint i;
+
+  fail_unless (r.expected_name != NULL);
+  thread = g_thread_new ("reader", reader_thread, &r);
+  for (i = 0; i < 100; i++) {
+    fail_unless (gst_element_set_state (r.element, GST_STATE_PAUSED) ==
+        GST_STATE_CHANGE_SUCCESS);
+    g_thread_yield ();
+    fail_unless (gst_element_set_state (r.element, GST_STATE_READY) ==
+        GST_STATE_CHANGE_SUCCESS);
+  }
+  g_atomic_int_set (&r.stop, 1);
+  g_thread_join (thread);
+  GST_INFO ("%u reads, %u saw a device name, %u queries answered", r.n_reads,
+      r.n_named, r.n_answered);
+  /* the reads overlapped the element's running time */
+  fail_unless (r.n_named > 0 && r.n_answered > 0, "%u reads, %u named, "
+      "%u answered", r.n_reads, r.n_named, r.n_answered);
+
+  gst_element_set_state (r.element, GST_STATE_NULL);
+  gst_object_unref (r.element);
+  g_free (r.expected_name);
+}
+GST_END_TEST;
+
 static Suite *
-clcontext_suite (void)
+clcontext_suite (gboolean no_device)
 {
   Suite *s = suite_create ("clcontext");
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  if (test_have_cl_device ()) {
-    tcase_add_test (tc, test_device_selectors);
-    tcase_add_test (tc, test_bad_selector_is_not_found);
-    tcase_add_test (tc, test_env_overrides_auto);
-    tcase_add_test (tc, test_context_shared_in_pipeline);
-    tcase_add_test (tc, test_application_context);
-    tcase_add_test (tc, test_held_context_not_replaced);
-    tcase_add_test (tc, test_allocation_proposed);
-    tcase_add_test (tc, test_output_buffers_aligned);
-  } else {
+  if (no_device) {
     tcase_add_test (tc, test_no_device);
+    return s;
   }
+  tcase_add_test (tc, test_device_selectors);
+  tcase_add_test (tc, test_bad_selector_is_not_found);
+  tcase_add_test (tc, test_env_overrides_auto);
+  tcase_add_test (tc, test_context_shared_in_pipeline);
+  tcase_add_test (tc, test_application_context);
+  tcase_add_test (tc, test_held_context_not_replaced);
+  tcase_add_test (tc, test_allocation_proposed);
+  tcase_add_test (tc, test_output_buffers_aligned);
+  tcase_add_test (tc, test_concurrent_first_use);
+  tcase_add_test (tc, test_context_reads_while_starting);
   return s;
 }
 
-GST_CHECK_MAIN (clcontext);
+int
+main (int argc, char **argv)
+{
+  /* GST_CL_TEST_NO_DEVICE=1: the run with the drivers hidden */
+  gboolean no_device = g_getenv ("GST_CL_TEST_NO_DEVICE") != NULL;
+  gint ret;
+
+  if (argc == 3 && !strcmp (argv[1], "--first-use"))
+    return first_use_child (atoi (argv[2]));
+
+  self_path = g_canonicalize_filename (argv[0], NULL);
+  gst_check_init (&argc, &argv);
+  if (no_device && test_have_cl_device ()) {
+    g_print ("clcontext: skipped, OCL_ICD_VENDORS did not hide the OpenCL "
+        "devices\n");
+    return TEST_EXIT_SKIP;
+  }
+  if (!no_device)
+    test_skip_without_cl_device ("clcontext");
+  ret = gst_check_run_suite (clcontext_suite (no_device), "clcontext",
+      __FILE__);
+  g_free (self_path);
+  return ret;
+}
