@@ -234,7 +234,7 @@ load_binary (GstClContext * ctx, const gchar * path, const gchar * key,
     clReleaseProgram (program);
     return NULL;
   }
-  GST_DEBUG ("loaded program binary %s", path);
+  GST_INFO ("loaded program binary %s", path);
   return program;
 }
 

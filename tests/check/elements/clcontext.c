@@ -621,6 +621,277 @@ GST_START_TEST (test_context_reads_while_starting)
 }
 GST_END_TEST;
 
+/* ---- the on-disk program cache ---- */
+
+/* clfilters' log lines, collected while a cache test runs */
+static GMutex log_lock;
+static GString *log_lines;
+
+static void
+collect_log (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  if (strcmp (gst_debug_category_get_name (category), "clfilters"))
+    return;
+  g_mutex_lock (&log_lock);
+  g_string_append_printf (log_lines, "%s\n",
+      gst_debug_message_get (message));
+  g_mutex_unlock (&log_lock);
+}
+
+/* TRUE when the log since the last call says @what; clears it */
+static gboolean
+log_says (const gchar * what)
+{
+  gboolean said;
+
+  g_mutex_lock (&log_lock);
+  said = strstr (log_lines->str, what) != NULL;
+  g_string_truncate (log_lines, 0);
+  g_mutex_unlock (&log_lock);
+  return said;
+}
+
+/* One frame of @format through clhistogram; returns its message as text
+ * (deterministic: same frame, same counts, same timestamps) */
+static gchar *
+histogram_of (const gchar * format)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=%s,width=67,height=45 ! clhistogram ! fakesink",
+      format);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  gchar *text = NULL;
+  gboolean done = FALSE;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  while (!done) {
+    GstMessage *msg = gst_bus_timed_pop (GST_ELEMENT_BUS (pipeline),
+        BUS_TIMEOUT);
+
+    fail_unless (msg != NULL, "no EOS");
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *error = NULL;
+
+      gst_message_parse_error (msg, &error, NULL);
+      fail ("%s: %s", format, error->message);
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
+        gst_message_has_name (msg, "histogram")) {
+      g_free (text);
+      text = gst_structure_to_string (gst_message_get_structure (msg));
+    }
+    done = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+    gst_message_unref (msg);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  fail_unless (text != NULL, "no histogram message");
+  return text;
+}
+
+/* Cache files under @dir (one device folder deep) */
+static GPtrArray *
+cache_files (const gchar * dir)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  GDir *top = g_dir_open (dir, 0, NULL);
+  const gchar *sub, *name;
+
+  while (top && (sub = g_dir_read_name (top))) {
+    gchar *subdir = g_build_filename (dir, sub, NULL);
+    GDir *d = g_dir_open (subdir, 0, NULL);
+
+    while (d && (name = g_dir_read_name (d)))
+      if (g_str_has_suffix (name, ".bin"))
+        g_ptr_array_add (files, g_build_filename (subdir, name, NULL));
+    if (d)
+      g_dir_close (d);
+    g_free (subdir);
+  }
+  if (top)
+    g_dir_close (top);
+  return files;
+}
+
+/* Whether @data is a whole cache file as the runtime writes it: magic,
+ * version, key length, binary length, SHA-256, key, binary (little-endian) */
+static gboolean
+is_complete_cache_file (const gchar * data, gsize len)
+{
+  guint32 key_len;
+  guint64 bin_len;
+
+  if (len < 56 || memcmp (data, "GSTCLBIN", 8))
+    return FALSE;
+  memcpy (&key_len, data + 12, 4);
+  memcpy (&bin_len, data + 16, 8);
+  return bin_len > 0 &&
+      (guint64) len == 56 + (guint64) GUINT32_FROM_LE (key_len) +
+      GUINT64_FROM_LE (bin_len);
+}
+
+/* Waits until the worker has (re)written @path as a complete cache file
+ * other than @old; returns its contents */
+static gchar *
+wait_for_cache_file (const gchar * path, const gchar * old, gsize old_len,
+    gsize * len)
+{
+  gint64 end = g_get_monotonic_time () + 300 * G_TIME_SPAN_SECOND;
+  gchar *data = NULL;
+
+  while (g_get_monotonic_time () < end) {
+    if (g_file_get_contents (path, &data, len, NULL)) {
+      if (is_complete_cache_file (data, *len) && (*len != old_len ||
+              memcmp (data, old, old_len)))
+        return data;
+      g_free (data);
+    }
+    g_usleep (50 * 1000);
+  }
+  fail ("%s was not (re)written", path);
+  return NULL;
+}
+
+/* The first file in @now that is not in @before */
+static gchar *
+new_file (GPtrArray * before, GPtrArray * now)
+{
+  guint i, j;
+
+  for (i = 0; i < now->len; i++) {
+    gboolean seen = FALSE;
+
+    for (j = 0; j < before->len && !seen; j++)
+      seen = !strcmp (now->pdata[i], before->pdata[j]);
+    if (!seen)
+      return g_strdup (now->pdata[i]);
+  }
+  return NULL;
+}
+
+/* Truncated, half, empty, random and swapped (another program's valid
+ * file) cache files: each is ignored, the program rebuilt with identical
+ * results, and the file replaced by a good one, which the next run loads */
+GST_START_TEST (test_bad_cache_files_rebuilt)
+{
+  gchar *dir = g_dir_make_tmp ("clcache-XXXXXX", NULL);
+  GPtrArray *none, *one, *two;
+  gchar *expected, *got, *path, *other_path, *good, *other;
+  gsize good_len, other_len, i;
+  guint32 seed = 7;
+  enum
+  { TRUNCATED, HALF, EMPTY, RANDOM, SWAPPED, N_BAD };
+  static const gchar *names[] = { "truncated", "half", "empty", "random",
+    "swapped"
+  };
+  gint bad;
+
+  fail_unless (dir != NULL);
+  g_setenv ("GST_CL_CACHE", "1", TRUE);
+  g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
+  log_lines = g_string_new (NULL);
+  gst_debug_set_active (TRUE);
+  gst_debug_set_threshold_for_name ("clfilters", GST_LEVEL_INFO);
+  gst_debug_remove_log_function (gst_debug_log_default);
+  gst_debug_add_log_function (collect_log, NULL, NULL);
+
+  /* built from source; the worker writes the file */
+  none = cache_files (dir);
+  expected = histogram_of ("GRAY8");
+  fail_unless (g_file_test (dir, G_FILE_TEST_IS_DIR));
+  path = NULL;
+  while (!path) {
+    one = cache_files (dir);
+    path = new_file (none, one);
+    g_ptr_array_unref (one);
+    if (!path)
+      g_usleep (50 * 1000);
+  }
+  good = wait_for_cache_file (path, NULL, 0, &good_len);
+  /* another program's file, for the swap */
+  one = cache_files (dir);
+  g_free (histogram_of ("RGBx"));
+  other_path = NULL;
+  while (!other_path) {
+    two = cache_files (dir);
+    other_path = new_file (one, two);
+    g_ptr_array_unref (two);
+    if (!other_path)
+      g_usleep (50 * 1000);
+  }
+  other = wait_for_cache_file (other_path, NULL, 0, &other_len);
+
+  /* a good file is loaded, not rebuilt */
+  log_says ("");
+  got = histogram_of ("GRAY8");
+  fail_unless_equals_string (got, expected);
+  fail_unless (log_says ("loaded program binary"), "good file not loaded");
+  g_free (got);
+
+  for (bad = 0; bad < N_BAD; bad++) {
+    gchar *data = NULL, *rewritten;
+    gsize len = 0, new_len;
+
+    switch (bad) {
+      case TRUNCATED:
+        len = good_len - 100;
+        data = g_memdup2 (good, len);
+        break;
+      case HALF:
+        len = good_len / 2;
+        data = g_memdup2 (good, len);
+        break;
+      case EMPTY:
+        data = g_strdup ("");
+        break;
+      case RANDOM:
+        len = good_len;
+        data = g_malloc (len);
+        for (i = 0; i < len; i++)
+          data[i] = test_rand (&seed) & 0xff;
+        break;
+      case SWAPPED:
+        len = other_len;
+        data = g_memdup2 (other, len);
+        break;
+    }
+    fail_unless (g_file_set_contents (path, data, len, NULL));
+
+    got = histogram_of ("GRAY8");
+    fail_unless_equals_string (got, expected);
+    fail_unless (log_says ("ignoring cache file"), "%s file not ignored",
+        names[bad]);
+    g_free (got);
+
+    /* replaced by a good file, which the next process would load */
+    rewritten = wait_for_cache_file (path, data, len, &new_len);
+    got = histogram_of ("GRAY8");
+    fail_unless_equals_string (got, expected);
+    fail_unless (log_says ("loaded program binary"), "%s file not replaced "
+        "by a loadable one", names[bad]);
+    g_free (got);
+    g_free (rewritten);
+    g_free (data);
+  }
+
+  gst_debug_remove_log_function (collect_log);
+  gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
+  g_string_free (log_lines, TRUE);
+  g_unsetenv ("GST_CL_CACHE");
+  g_unsetenv ("GST_CL_CACHE_DIR");
+  g_ptr_array_unref (none);
+  g_ptr_array_unref (one);
+  g_free (expected);
+  g_free (good);
+  g_free (other);
+  g_free (path);
+  g_free (other_path);
+  g_free (dir);
+}
+GST_END_TEST;
+
 static Suite *
 clcontext_suite (gboolean no_device)
 {
@@ -642,6 +913,7 @@ clcontext_suite (gboolean no_device)
   tcase_add_test (tc, test_output_buffers_aligned);
   tcase_add_test (tc, test_concurrent_first_use);
   tcase_add_test (tc, test_context_reads_while_starting);
+  tcase_add_test (tc, test_bad_cache_files_rebuilt);
   return s;
 }
 
