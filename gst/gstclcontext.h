@@ -68,7 +68,8 @@ gst_cl_context_is_gpu (GstClContext * ctx)
 }
 
 /* Program cache: built once per (context, source, options); on-disk binary
- * cache in $XDG_CACHE_HOME/gst-opencl-filters unless GST_CL_CACHE=0.
+ * cache ($GST_CL_CACHE_DIR or $XDG_CACHE_HOME/gst-opencl-filters) where the
+ * driver keeps none of its own, GST_CL_CACHE=1/0 to force it on/off.
  * @file is a kernels/ file name, e.g. "histogram.cl". Returns a new reference
  * (clReleaseProgram it) or NULL with @error (GST_LIBRARY_ERROR_INIT) and, when
  * the compiler said something, *@build_log (g_free it). */
