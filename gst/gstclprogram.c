@@ -302,12 +302,16 @@ save_job_run (gpointer data, gpointer unused)
             &bin, NULL) == CL_SUCCESS) {
       GST_DEBUG ("read back %" G_GSIZE_FORMAT " bytes of binary in %.1f ms",
           (gsize) size, (g_get_monotonic_time () - start) / 1000.0);
-      write_cache_file (job->path, job->key, bin, size);
+    } else {
+      g_clear_pointer (&bin, g_free);
     }
   }
-  g_free (bin);
+  /* the context may go now: the file is written without it */
   clReleaseProgram (job->program);
   gst_object_unref (job->ctx);
+  if (bin)
+    write_cache_file (job->path, job->key, bin, size);
+  g_free (bin);
   g_free (job->path);
   g_free (job->key);
   g_free (job);
