@@ -213,7 +213,7 @@ test_have_cl_device (void)
     gint status = 0;
 
     if (pid == 0)
-      _exit (probe_cl_devices ()? 0 : 1);
+      _exit (probe_cl_devices () ? 0 : 1);
     have = pid > 0 && waitpid (pid, &status, 0) == pid && WIFEXITED (status)
         && WEXITSTATUS (status) == 0;
   }
