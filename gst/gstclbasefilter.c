@@ -22,6 +22,8 @@ enum
 typedef struct
 {
   gchar *device;                /* selector, under the object lock */
+  /* read and replaced under the object lock; the streaming thread uses it
+   * unlocked between start() and stop(), when only they replace it */
   GstClContext *context;
   GstVideoInfo in_info;
   GstClTransfer *in, *out;
@@ -146,17 +148,48 @@ gst_cl_base_filter_run_kernel (GstClBaseFilter * self, cl_kernel kernel,
 
 /* ---- GstElement ---- */
 
+/* A new reference to the context held, or NULL (GstClHeldContextFunc) */
+static GstClContext *
+held_context (GstElement * element)
+{
+  GstClBaseFilterPrivate *priv = PRIV (element);
+  GstClContext *ctx;
+
+  GST_OBJECT_LOCK (element);
+  ctx = priv->context ? gst_object_ref (priv->context) : NULL;
+  GST_OBJECT_UNLOCK (element);
+  return ctx;
+}
+
 static void
 gst_cl_base_filter_set_context (GstElement * element, GstContext * context)
 {
   GstClBaseFilterPrivate *priv = PRIV (element);
+  GstClContext *other = NULL;
   gchar *device;
+  gboolean held;
 
   GST_OBJECT_LOCK (element);
   device = g_strdup (priv->device);
+  held = priv->context != NULL;
   GST_OBJECT_UNLOCK (element);
-  gst_cl_handle_set_context (element, context, device, &priv->context);
+
+  /* made outside the lock: it may open a device */
+  if (!held)
+    other = gst_cl_handle_set_context (element, context, device);
   g_free (device);
+  if (other) {
+    GST_OBJECT_LOCK (element);
+    if (!priv->context) {       /* never replace a context already held */
+      priv->context = other;
+      other = NULL;
+    }
+    GST_OBJECT_UNLOCK (element);
+    if (other)
+      gst_object_unref (other);
+    else
+      GST_DEBUG_OBJECT (element, "Using shared OpenCL context");
+  }
 
   GST_ELEMENT_CLASS (gst_cl_base_filter_parent_class)->set_context (element,
       context);
@@ -168,6 +201,7 @@ static gboolean
 gst_cl_base_filter_start (GstBaseTransform * trans)
 {
   GstClBaseFilterPrivate *priv = PRIV (trans);
+  GstClContext *ctx;
   GError *error = NULL;
   gchar *device;
 
@@ -175,21 +209,23 @@ gst_cl_base_filter_start (GstBaseTransform * trans)
   device = g_strdup (priv->device);
   GST_OBJECT_UNLOCK (trans);
 
-  if (!gst_cl_ensure_element_context (GST_ELEMENT_CAST (trans), device,
-          &priv->context, &error)) {
+  /* no lock held: the neighbours and the application answer through
+   * set_context */
+  ctx = gst_cl_ensure_element_context (GST_ELEMENT_CAST (trans), device,
+      held_context, &error);
+  g_free (device);
+  if (!ctx) {
     post_gerror (GST_CL_BASE_FILTER (trans), error,
         "See `clinfo -l`; set the element's device property or "
         GST_CL_DEVICE_ENV " to choose another device.", G_STRFUNC, __LINE__);
     g_clear_error (&error);
-    g_free (device);
     return FALSE;
   }
-  g_free (device);
   GST_OBJECT_LOCK (trans);
   priv->kernel_time = 0;
   GST_OBJECT_UNLOCK (trans);
-  GST_INFO_OBJECT (trans, "using OpenCL device \"%s\"",
-      priv->context->device_name);
+  GST_INFO_OBJECT (trans, "using OpenCL device \"%s\"", ctx->device_name);
+  gst_object_unref (ctx);
   g_object_notify (G_OBJECT (trans), "device-name");
   return TRUE;
 }
@@ -209,15 +245,19 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
 {
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (trans);
   GstClBaseFilterPrivate *priv = PRIV (trans);
+  GstClContext *ctx = held_context (GST_ELEMENT_CAST (trans));
 
-  if (priv->context)
-    clFinish (priv->context->queue);
+  if (ctx)
+    clFinish (ctx->queue);
   if (klass->reset)
     klass->reset (GST_CL_BASE_FILTER (trans));
   gst_cl_transfer_reset (priv->in);
   gst_cl_transfer_reset (priv->out);
   drop_pool (priv);
+  GST_OBJECT_LOCK (trans);
   gst_clear_object (&priv->context);
+  GST_OBJECT_UNLOCK (trans);
+  gst_clear_object (&ctx);
   return TRUE;
 }
 
@@ -399,10 +439,16 @@ static gboolean
 gst_cl_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      gst_cl_handle_context_query (GST_ELEMENT_CAST (trans), query,
-          PRIV (trans)->context))
-    return TRUE;
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT) {
+    /* answered with a reference taken under the lock, not while holding it */
+    GstClContext *ctx = held_context (GST_ELEMENT_CAST (trans));
+    gboolean answered = ctx && gst_cl_handle_context_query (GST_ELEMENT_CAST
+        (trans), query, ctx);
+
+    gst_clear_object (&ctx);
+    if (answered)
+      return TRUE;
+  }
   return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->query
       (trans, direction, query);
 }
@@ -443,8 +489,10 @@ gst_cl_base_filter_get_property (GObject * object, guint prop_id,
       GST_OBJECT_UNLOCK (object);
       break;
     case PROP_DEVICE_NAME:
+      GST_OBJECT_LOCK (object);
       g_value_set_string (value, priv->context ?
           priv->context->device_name : NULL);
+      GST_OBJECT_UNLOCK (object);
       break;
     case PROP_KERNEL_TIME:
       GST_OBJECT_LOCK (object);

@@ -20,6 +20,12 @@ G_DEFINE_TYPE (GstClContext, gst_cl_context, GST_TYPE_OBJECT);
   "Install an OpenCL driver: pocl-opencl-icd for the CPU, or your GPU " \
   "vendor's OpenCL ICD; `clinfo -l` lists the devices the ICD loader sees."
 
+/* Serialises every call that enumerates devices or creates or releases
+ * contexts: ICD loaders and drivers (PoCL) initialise themselves lazily
+ * inside clGetPlatformIDs, and a second thread reading a device's info or
+ * creating a context meanwhile crashes. */
+static GMutex runtime_lock;
+
 /* device -> GWeakRef to its shared GstClContext */
 static GMutex shared_lock;
 static GHashTable *shared_contexts;
@@ -30,10 +36,14 @@ gst_cl_context_finalize (GObject * object)
   GstClContext *self = GST_CL_CONTEXT (object);
 
   g_hash_table_unref (self->programs);
+  /* PoCL tears its devices down with the last context: not while another
+   * thread creates one */
+  g_mutex_lock (&runtime_lock);
   if (self->queue)
     clReleaseCommandQueue (self->queue);
   if (self->context)
     clReleaseContext (self->context);
+  g_mutex_unlock (&runtime_lock);
   g_free (self->device_name);
   g_free (self->platform_name);
   g_free (self->vendor);
@@ -95,19 +105,22 @@ typedef struct
   cl_device_id device;
   cl_device_type type;
   guint platform_index, device_index;
+  gchar *name;
 } DeviceEntry;
 
-/* Every device of every platform, in platform then device order */
-static GArray *
-list_devices (void)
+/* Every device of every platform, in platform then device order; made
+ * once per process (the ICD loader's list does not change either) */
+static gpointer
+enumerate_devices (gpointer unused)
 {
   GArray *list = g_array_new (FALSE, TRUE, sizeof (DeviceEntry));
   cl_platform_id platforms[16];
   cl_uint n_platforms = 0, p;
 
+  g_mutex_lock (&runtime_lock);
   if (clGetPlatformIDs (G_N_ELEMENTS (platforms), platforms, &n_platforms)
       != CL_SUCCESS)
-    return list;
+    n_platforms = 0;
   n_platforms = MIN (n_platforms, G_N_ELEMENTS (platforms));
 
   for (p = 0; p < n_platforms; p++) {
@@ -118,14 +131,26 @@ list_devices (void)
             G_N_ELEMENTS (devices), devices, &n_devices) != CL_SUCCESS)
       continue;
     for (d = 0; d < MIN (n_devices, G_N_ELEMENTS (devices)); d++) {
-      DeviceEntry e = { platforms[p], devices[d], 0, p, d };
+      DeviceEntry e = { platforms[p], devices[d], 0, p, d, NULL };
 
       clGetDeviceInfo (devices[d], CL_DEVICE_TYPE, sizeof (e.type), &e.type,
           NULL);
+      e.name = device_string (devices[d], CL_DEVICE_NAME);
       g_array_append_val (list, e);
     }
   }
+  g_mutex_unlock (&runtime_lock);
+  GST_INFO ("%u OpenCL device(s) on %u platform(s)", list->len, n_platforms);
   return list;
+}
+
+/* the process's device list (never freed; read-only once made) */
+static GArray *
+list_devices (void)
+{
+  static GOnce once = G_ONCE_INIT;
+
+  return g_once (&once, enumerate_devices, NULL);
 }
 
 static gchar *
@@ -136,11 +161,9 @@ describe_devices (GArray * list)
 
   for (i = 0; i < list->len; i++) {
     DeviceEntry *e = &g_array_index (list, DeviceEntry, i);
-    gchar *name = device_string (e->device, CL_DEVICE_NAME);
 
     g_string_append_printf (s, "%s%u:%u \"%s\"", i ? ", " : "",
-        e->platform_index, e->device_index, name);
-    g_free (name);
+        e->platform_index, e->device_index, e->name);
   }
   return g_string_free (s, FALSE);
 }
@@ -212,11 +235,9 @@ find_device (GArray * list, const gchar * sel)
   /* a case-insensitive substring of the device name */
   for (i = 0; i < list->len; i++) {
     DeviceEntry *e = &g_array_index (list, DeviceEntry, i);
-    gchar *name = device_string (e->device, CL_DEVICE_NAME);
-    gchar *lname = g_ascii_strdown (name, -1), *lsel = g_ascii_strdown (sel, -1);
+    gchar *lname = g_ascii_strdown (e->name, -1), *lsel = g_ascii_strdown (sel, -1);
     gboolean hit = strstr (lname, lsel) != NULL;
 
-    g_free (name);
     g_free (lname);
     g_free (lsel);
     if (hit)
@@ -236,7 +257,6 @@ gst_cl_device_select (const gchar * selector, cl_platform_id * platform,
   if (list->len == 0) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
         "No OpenCL device found. " INSTALL_ADVICE);
-    g_array_unref (list);
     return FALSE;
   }
 
@@ -248,14 +268,12 @@ gst_cl_device_select (const gchar * selector, cl_platform_id * platform,
         "PLATFORM:DEVICE or part of a device name; found %s). "
         INSTALL_ADVICE, sel, have);
     g_free (have);
-    g_array_unref (list);
     return FALSE;
   }
   if (platform)
     *platform = e->platform;
   if (device)
     *device = e->device;
-  g_array_unref (list);
   return TRUE;
 }
 
@@ -302,50 +320,68 @@ read_device_facts (GstClContext * self)
   self->platform_name = platform_string (self->platform, CL_PLATFORM_NAME);
 }
 
-/* Creates a context (or adopts @cl_ctx) and an in-order queue on @device */
-static GstClContext *
-context_new (cl_platform_id platform, cl_device_id device, cl_context cl_ctx,
-    GError ** error)
+/* Creates a context (or adopts @cl_ctx) and an in-order queue on @device;
+ * called with runtime_lock held */
+static gboolean
+open_device (GstClContext * self, cl_context cl_ctx, GError ** error)
 {
-  GstClContext *self;
   cl_int err = CL_SUCCESS;
-
-  self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
-  gst_object_ref_sink (self);
-  self->platform = platform;
-  self->device = device;
 
   if (cl_ctx) {
     clRetainContext (cl_ctx);
     self->context = cl_ctx;
   } else {
     cl_context_properties props[] = {
-      CL_CONTEXT_PLATFORM, (cl_context_properties) platform, 0
+      CL_CONTEXT_PLATFORM, (cl_context_properties) self->platform, 0
     };
-    self->context = clCreateContext (props, 1, &device, NULL, NULL, &err);
+    self->context = clCreateContext (props, 1, &self->device, NULL, NULL,
+        &err);
     if (!gst_cl_check (err, "clCreateContext")) {
       gst_cl_set_error (error, GST_RESOURCE_ERROR,
           GST_RESOURCE_ERROR_OPEN_READ_WRITE, err, "clCreateContext",
           "Could not open the OpenCL device");
-      gst_object_unref (self);
-      return NULL;
+      return FALSE;
     }
     self->owns_context = TRUE;
   }
 
   /* device-event timing for benchmarks only: profiling can cost a little */
   self->profiling = !g_strcmp0 (g_getenv ("GST_CL_PROFILE"), "1");
-  self->queue = clCreateCommandQueue (self->context, device,
+  self->queue = clCreateCommandQueue (self->context, self->device,
       self->profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
   if (!gst_cl_check (err, "clCreateCommandQueue")) {
     gst_cl_set_error (error, GST_RESOURCE_ERROR,
         GST_RESOURCE_ERROR_OPEN_READ_WRITE, err, "clCreateCommandQueue",
         "Could not open the OpenCL device");
+    return FALSE;
+  }
+  read_device_facts (self);
+  return TRUE;
+}
+
+static GstClContext *
+context_new (cl_platform_id platform, cl_device_id device, cl_context cl_ctx,
+    GError ** error)
+{
+  GstClContext *self;
+  gboolean ok;
+
+  /* the driver is initialised by now: this makes sure of it */
+  list_devices ();
+
+  self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
+  gst_object_ref_sink (self);
+  self->platform = platform;
+  self->device = device;
+
+  g_mutex_lock (&runtime_lock);
+  ok = open_device (self, cl_ctx, error);
+  g_mutex_unlock (&runtime_lock);
+  if (!ok) {
     gst_object_unref (self);
     return NULL;
   }
 
-  read_device_facts (self);
   GST_INFO_OBJECT (self, "OpenCL device \"%s\" (%s, %s, driver %s), %u compute "
       "units, %" G_GSIZE_FORMAT " max work-group, %" G_GUINT64_FORMAT
       " B local memory%s", self->device_name, self->platform_name,
@@ -476,32 +512,30 @@ query_peers (GstElement * element, GstQuery * query, GstPadDirection dir)
   return found;
 }
 
-void
+GstClContext *
 gst_cl_handle_set_context (GstElement * element, GstContext * context,
-    const gchar * selector, GstClContext ** ctx)
+    const gchar * selector)
 {
   GstClContext *other;
   GError *error = NULL;
 
-  if (!context || *ctx)         /* never replace a context already held */
-    return;
+  if (!context)
+    return NULL;
   other = gst_cl_context_from_gst_context (context, &error);
   if (!other) {
     if (error)
       GST_WARNING_OBJECT (element, "Ignoring OpenCL context: %s",
           error->message);
     g_clear_error (&error);
-    return;
+    return NULL;
   }
   if (!gst_cl_context_matches (other, selector)) {
     GST_INFO_OBJECT (element, "Ignoring context for \"%s\": device is \"%s\"",
         other->device_name, selector);
     gst_object_unref (other);
-    return;
+    return NULL;
   }
-  GST_DEBUG_OBJECT (element, "Using shared OpenCL context on \"%s\"",
-      other->device_name);
-  *ctx = other;
+  return other;
 }
 
 gboolean
@@ -523,16 +557,17 @@ gst_cl_handle_context_query (GstElement * element, GstQuery * query,
   return TRUE;
 }
 
-gboolean
+GstClContext *
 gst_cl_ensure_element_context (GstElement * element, const gchar * selector,
-    GstClContext ** ctx, GError ** error)
+    GstClHeldContextFunc held, GError ** error)
 {
+  GstClContext *ctx;
   GstQuery *query;
   GstContext *context = NULL;
   GstMessage *msg;
 
-  if (*ctx)
-    return TRUE;
+  if ((ctx = held (element)))
+    return ctx;
 
   /* 1) neighbours: downstream, then upstream */
   query = gst_query_new_context (GST_CL_CONTEXT_TYPE);
@@ -543,23 +578,34 @@ gst_cl_ensure_element_context (GstElement * element, const gchar * selector,
       gst_element_set_context (element, context);
   }
   gst_query_unref (query);
-  if (*ctx)
-    return TRUE;
+  if ((ctx = held (element)))
+    return ctx;
 
   /* 2) the application (answers synchronously with gst_element_set_context) */
   msg = gst_message_new_need_context (GST_OBJECT_CAST (element),
       GST_CL_CONTEXT_TYPE);
   gst_element_post_message (element, msg);
-  if (*ctx)
-    return TRUE;
+  if ((ctx = held (element)))
+    return ctx;
 
-  /* 3) ours, announced to the pipeline */
-  *ctx = gst_cl_context_get_shared (selector, error);
-  if (!*ctx)
-    return FALSE;
-  context = gst_cl_context_to_gst_context (*ctx);
+  /* 3) ours, announced to the pipeline (the element keeps whichever context
+   * reached it first, should another thread have set one meanwhile) */
+  ctx = gst_cl_context_get_shared (selector, error);
+  if (!ctx)
+    return NULL;
+  context = gst_cl_context_to_gst_context (ctx);
   gst_element_set_context (element, context);
+  gst_object_unref (ctx);
+  ctx = held (element);
+  if (!ctx) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_STATE_CHANGE,
+        "The element did not take its OpenCL context");
+    gst_context_unref (context);
+    return NULL;
+  }
+  gst_context_unref (context);
+  context = gst_cl_context_to_gst_context (ctx);
   msg = gst_message_new_have_context (GST_OBJECT_CAST (element), context);
   gst_element_post_message (element, msg);
-  return TRUE;
+  return ctx;
 }

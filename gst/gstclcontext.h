@@ -68,7 +68,8 @@ gst_cl_context_is_gpu (GstClContext * ctx)
 }
 
 /* Program cache: built once per (context, source, options); on-disk binary
- * cache in $XDG_CACHE_HOME/gst-opencl-filters unless GST_CL_CACHE=0.
+ * cache ($GST_CL_CACHE_DIR or $XDG_CACHE_HOME/gst-opencl-filters) where the
+ * driver keeps none of its own, GST_CL_CACHE=1/0 to force it on/off.
  * @file is a kernels/ file name, e.g. "histogram.cl". Returns a new reference
  * (clReleaseProgram it) or NULL with @error (GST_LIBRARY_ERROR_INIT) and, when
  * the compiler said something, *@build_log (g_free it). */
@@ -82,15 +83,23 @@ GstContext *gst_cl_context_to_gst_context (GstClContext * ctx);
  * (a selector string). Returns a new reference or NULL. */
 GstClContext *gst_cl_context_from_gst_context (GstContext * context, GError ** error);
 
-/* Ensures *@ctx: keeps a held one; else asks neighbours (downstream,
- * upstream, then NEED_CONTEXT on the bus); else creates the shared one for
- * @selector and posts HAVE_CONTEXT. On failure posts nothing, sets @error. */
-gboolean gst_cl_ensure_element_context (GstElement * element,
-    const gchar * selector, GstClContext ** ctx, GError ** error);
-/* set_context handler: takes a "gst.cl.context" only when none is held and it
- * matches @selector */
-void gst_cl_handle_set_context (GstElement * element, GstContext * context,
-    const gchar * selector, GstClContext ** ctx);
+/* Returns a new reference to the context @element holds, or NULL; the
+ * element reads it under its own lock */
+typedef GstClContext *(*GstClHeldContextFunc) (GstElement * element);
+
+/* The context @element is to use: the one it holds; else one from its
+ * neighbours (downstream, upstream, then NEED_CONTEXT on the bus), which
+ * reach it through gst_element_set_context(); else the shared one for
+ * @selector, given to the element with gst_element_set_context() and
+ * posted as HAVE_CONTEXT. Calls out with no lock of ours held. Returns a
+ * new reference, or NULL with @error set (nothing posted). */
+GstClContext *gst_cl_ensure_element_context (GstElement * element,
+    const gchar * selector, GstClHeldContextFunc held, GError ** error);
+/* set_context handler: the context to take from a "gst.cl.context" that
+ * matches @selector (a new reference), or NULL. The element stores it only
+ * when it holds none: a held context is never replaced. */
+GstClContext *gst_cl_handle_set_context (GstElement * element,
+    GstContext * context, const gchar * selector);
 /* answers a CONTEXT query with @ctx; TRUE when answered */
 gboolean gst_cl_handle_context_query (GstElement * element, GstQuery * query,
     GstClContext * ctx);

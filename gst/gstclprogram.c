@@ -1,14 +1,21 @@
 /* Programs: built once per (context, source, options) and kept in the
- * context; binaries also kept on disk so a new process skips the compiler
- * (PoCL's LLVM build costs ~0.5 s a program). The disk cache lives in
- * $GST_CL_CACHE_DIR or $XDG_CACHE_HOME/gst-opencl-filters, one folder per
- * vendor--device--driver, one file per hash of (source, options);
- * GST_CL_CACHE=0 turns it off. GST_CL_KERNEL_DIR=path/to/kernels makes the
- * plugin read .cl files from there instead of the embedded copies. */
+ * context. Optionally also kept on disk as binaries, so a new process skips
+ * the compiler: $GST_CL_CACHE_DIR or $XDG_CACHE_HOME/gst-opencl-filters, one
+ * folder per vendor--device--driver, one file per hash of the program's key.
+ * GST_CL_CACHE=1/0 forces it on/off; by default it is off where the driver
+ * keeps a cache of its own (PoCL, NVIDIA) and on elsewhere. Cache files carry
+ * our own header (magic, version, key, length, SHA-256 of the binary): a
+ * file that does not match to the byte is ignored and the program rebuilt,
+ * so no unchecked bytes ever reach the driver. Binaries are read back from
+ * the driver and written from a worker thread, never the streaming thread.
+ * GST_CL_KERNEL_DIR=path/to/kernels makes the plugin read .cl files from
+ * there instead of the embedded copies. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -50,6 +57,56 @@ load_source (const gchar * file, GError ** error)
   return NULL;
 }
 
+/* ---- on-disk cache ---- */
+
+#define CACHE_MAGIC "GSTCLBIN"
+#define CACHE_VERSION 1
+
+/* A cache file: this header (little-endian), the key, then the binary */
+typedef struct
+{
+  gchar magic[8];
+  guint32 version;
+  guint32 key_len;
+  guint64 binary_len;
+  guint8 sha256[32];
+} CacheHeader;
+
+G_STATIC_ASSERT (sizeof (CacheHeader) == 56);
+
+/* Drivers that keep compiled programs themselves: ours would only add the
+ * cost of reading binaries back (PoCL: seconds per program, see
+ * docs/design.md) */
+static gboolean
+driver_has_own_cache (GstClContext * ctx)
+{
+  return strstr (ctx->platform_name, "Portable Computing Language") != NULL
+      || strstr (ctx->platform_name, "NVIDIA") != NULL
+      || strstr (ctx->vendor, "NVIDIA") != NULL;
+}
+
+static gboolean
+disk_cache_enabled (GstClContext * ctx)
+{
+  const gchar *env = g_getenv ("GST_CL_CACHE");
+
+  if (env && (!strcmp (env, "0") || !g_ascii_strcasecmp (env, "off")))
+    return FALSE;
+  if (env && (!strcmp (env, "1") || !g_ascii_strcasecmp (env, "on")))
+    return TRUE;
+  return !driver_has_own_cache (ctx);
+}
+
+/* Everything a binary depends on, as stored in its file */
+static gchar *
+cache_key (GstClContext * ctx, const gchar * source_hash,
+    const gchar * options)
+{
+  return g_strdup_printf ("platform=%s\nvendor=%s\ndevice=%s\ndriver=%s\n"
+      "source=%s\noptions=%s", ctx->platform_name, ctx->vendor,
+      ctx->device_name, ctx->driver_version, source_hash, options);
+}
+
 static gchar *
 sanitize (const gchar * s)
 {
@@ -61,22 +118,16 @@ sanitize (const gchar * s)
   return out;
 }
 
-/* NULL when the disk cache is off */
 static gchar *
-disk_cache_path (GstClContext * ctx, const gchar * source_hash,
-    const gchar * options)
+cache_path (GstClContext * ctx, const gchar * key)
 {
-  const gchar *off = g_getenv ("GST_CL_CACHE"), *dir = g_getenv ("GST_CL_CACHE_DIR");
-  gchar *device_dir, *key, *key_hash, *name, *path, *v, *d, *dv;
-
-  if (off && (!strcmp (off, "0") || !g_ascii_strcasecmp (off, "off")))
-    return NULL;
+  const gchar *dir = g_getenv ("GST_CL_CACHE_DIR");
+  gchar *device_dir, *key_hash, *name, *path, *v, *d, *dv;
 
   v = sanitize (ctx->vendor);
   d = sanitize (ctx->device_name);
   dv = sanitize (ctx->driver_version);
   device_dir = g_strdup_printf ("%s--%s--%s", v, d, dv);
-  key = g_strdup_printf ("%s\n%s", source_hash, options);
   key_hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, key, -1);
   name = g_strdup_printf ("%s.bin", key_hash);
   path = (dir && *dir) ? g_build_filename (dir, device_dir, name, NULL) :
@@ -86,60 +137,224 @@ disk_cache_path (GstClContext * ctx, const gchar * source_hash,
   g_free (d);
   g_free (dv);
   g_free (device_dir);
-  g_free (key);
   g_free (key_hash);
   g_free (name);
   return path;
 }
 
-static cl_program
-load_binary (GstClContext * ctx, const gchar * path, const gchar * options)
+static void
+sha256 (const guint8 * data, gsize len, guint8 digest[32])
 {
-  gchar *bin = NULL;
-  gsize len = 0;
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize n = 32;
+
+  g_checksum_update (sum, data, len);
+  g_checksum_get_digest (sum, digest, &n);
+  g_checksum_free (sum);
+}
+
+/* The binary inside cache file @data if it is one of ours, complete, for
+ * @key and intact; else NULL with *@why set */
+static const guint8 *
+cache_file_binary (const guint8 * data, gsize len, const gchar * key,
+    gsize * binary_len, const gchar ** why)
+{
+  CacheHeader h;
+  gsize key_len = strlen (key);
+  guint8 digest[32];
+  guint64 blen;
+
+  if (len < sizeof (h)) {
+    *why = "shorter than a header";
+    return NULL;
+  }
+  memcpy (&h, data, sizeof (h));
+  if (memcmp (h.magic, CACHE_MAGIC, sizeof (h.magic))) {
+    *why = "not a cache file";
+    return NULL;
+  }
+  if (GUINT32_FROM_LE (h.version) != CACHE_VERSION) {
+    *why = "another format version";
+    return NULL;
+  }
+  if (GUINT32_FROM_LE (h.key_len) != key_len
+      || len - sizeof (h) < key_len
+      || memcmp (data + sizeof (h), key, key_len)) {
+    *why = "the binary of another program, device or driver";
+    return NULL;
+  }
+  blen = GUINT64_FROM_LE (h.binary_len);
+  if (blen == 0 || blen != len - sizeof (h) - key_len) {
+    *why = "truncated or padded";
+    return NULL;
+  }
+  sha256 (data + sizeof (h) + key_len, blen, digest);
+  if (memcmp (digest, h.sha256, sizeof (digest))) {
+    *why = "checksum mismatch";
+    return NULL;
+  }
+  *binary_len = blen;
+  return data + sizeof (h) + key_len;
+}
+
+/* The program from cache file @path, or NULL (absent or not valid: the
+ * caller rebuilds and replaces it) */
+static cl_program
+load_binary (GstClContext * ctx, const gchar * path, const gchar * key,
+    const gchar * options)
+{
+  gchar *data = NULL;
+  const guint8 *bin;
+  const gchar *why = NULL;
+  gsize len = 0, bin_len = 0;
   cl_int err, status = CL_SUCCESS;
   cl_program program;
 
-  if (!path || !g_file_get_contents (path, &bin, &len, NULL))
+  if (!g_file_get_contents (path, &data, &len, NULL))
     return NULL;
-
-  program = clCreateProgramWithBinary (ctx->context, 1, &ctx->device, &len,
-      (const unsigned char **) &bin, &status, &err);
-  g_free (bin);
-  if (err != CL_SUCCESS || status != CL_SUCCESS)
+  bin = cache_file_binary ((const guint8 *) data, len, key, &bin_len, &why);
+  if (!bin) {
+    GST_INFO ("ignoring cache file %s (%s): rebuilding", path, why);
+    g_free (data);
     return NULL;
+  }
+  program = clCreateProgramWithBinary (ctx->context, 1, &ctx->device,
+      &bin_len, &bin, &status, &err);
+  g_free (data);
+  if (err != CL_SUCCESS || status != CL_SUCCESS) {
+    GST_INFO ("driver refused cached binary %s (%s): rebuilding", path,
+        gst_cl_error_name (err != CL_SUCCESS ? err : status));
+    if (program)
+      clReleaseProgram (program);
+    return NULL;
+  }
   if (clBuildProgram (program, 1, &ctx->device, options, NULL, NULL)
       != CL_SUCCESS) {
-    GST_INFO ("stale or broken cached binary %s, rebuilding", path);
+    GST_INFO ("cached binary %s does not build: rebuilding", path);
     clReleaseProgram (program);
     return NULL;
   }
-  GST_DEBUG ("loaded program binary %s", path);
+  GST_INFO ("loaded program binary %s", path);
   return program;
 }
 
-static void
-save_binary (GstClContext * ctx, cl_program program, const gchar * path)
-{
-  size_t size = 0;
-  unsigned char *bin;
-  gchar *dir;
+/* ---- saving, off the streaming thread ---- */
 
-  if (!path || clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES,
-          sizeof (size), &size, NULL) != CL_SUCCESS || size == 0)
-    return;
-  bin = g_malloc (size);
-  if (clGetProgramInfo (program, CL_PROGRAM_BINARIES, sizeof (bin), &bin,
-          NULL) == CL_SUCCESS) {
-    dir = g_path_get_dirname (path);
-    /* g_file_set_contents writes a temporary file and renames it, so
-     * concurrent processes never read a half-written binary */
-    if (g_mkdir_with_parents (dir, 0755) == 0
-        && g_file_set_contents (path, (const gchar *) bin, size, NULL))
-      GST_DEBUG ("saved program binary %s", path);
-    g_free (dir);
+typedef struct
+{
+  GstClContext *ctx;
+  cl_program program;
+  gchar *path, *key;
+} SaveJob;
+
+static GMutex save_lock;
+static GCond save_cond;
+static guint saves_pending;
+static GThreadPool *save_pool;
+
+static void
+write_cache_file (const gchar * path, const gchar * key, const guint8 * bin,
+    gsize bin_len)
+{
+  CacheHeader h;
+  gsize key_len = strlen (key), len = sizeof (h) + key_len + bin_len;
+  guint8 *data = g_malloc (len);
+  gchar *dir = g_path_get_dirname (path);
+  GError *error = NULL;
+
+  memcpy (h.magic, CACHE_MAGIC, sizeof (h.magic));
+  h.version = GUINT32_TO_LE (CACHE_VERSION);
+  h.key_len = GUINT32_TO_LE ((guint32) key_len);
+  h.binary_len = GUINT64_TO_LE ((guint64) bin_len);
+  sha256 (bin, bin_len, h.sha256);
+  memcpy (data, &h, sizeof (h));
+  memcpy (data + sizeof (h), key, key_len);
+  memcpy (data + sizeof (h) + key_len, bin, bin_len);
+
+  /* g_file_set_contents writes a temporary file and renames it over the
+   * old one: readers see the old file or the new, never half of one */
+  if (g_mkdir_with_parents (dir, 0755) == 0
+      && g_file_set_contents (path, (const gchar *) data, len, &error))
+    GST_DEBUG ("saved program binary %s (%" G_GSIZE_FORMAT " bytes)", path,
+        len);
+  else
+    GST_INFO ("could not save program binary %s: %s", path,
+        error ? error->message : g_strerror (errno));
+  g_clear_error (&error);
+  g_free (dir);
+  g_free (data);
+}
+
+static void
+save_job_run (gpointer data, gpointer unused)
+{
+  SaveJob *job = data;
+  size_t size = 0;
+  unsigned char *bin = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  /* reading the binary back can cost seconds (PoCL compiles every kernel
+   * for it): the reason this runs here */
+  if (clGetProgramInfo (job->program, CL_PROGRAM_BINARY_SIZES, sizeof (size),
+          &size, NULL) == CL_SUCCESS && size > 0) {
+    bin = g_malloc (size);
+    if (clGetProgramInfo (job->program, CL_PROGRAM_BINARIES, sizeof (bin),
+            &bin, NULL) == CL_SUCCESS) {
+      GST_DEBUG ("read back %" G_GSIZE_FORMAT " bytes of binary in %.1f ms",
+          (gsize) size, (g_get_monotonic_time () - start) / 1000.0);
+    } else {
+      g_clear_pointer (&bin, g_free);
+    }
   }
+  /* the context may go now: the file is written without it */
+  clReleaseProgram (job->program);
+  gst_object_unref (job->ctx);
+  if (bin)
+    write_cache_file (job->path, job->key, bin, size);
   g_free (bin);
+  g_free (job->path);
+  g_free (job->key);
+  g_free (job);
+
+  g_mutex_lock (&save_lock);
+  saves_pending--;
+  g_cond_broadcast (&save_cond);
+  g_mutex_unlock (&save_lock);
+}
+
+/* at exit: a save still running would race the driver's own teardown */
+static void
+wait_for_saves (void)
+{
+  g_mutex_lock (&save_lock);
+  while (saves_pending > 0)
+    g_cond_wait (&save_cond, &save_lock);
+  g_mutex_unlock (&save_lock);
+}
+
+/* Saves @program's binary to @path from a worker thread; the job holds
+ * the context and the program until it is done */
+static void
+save_binary_async (GstClContext * ctx, cl_program program, const gchar * path,
+    const gchar * key)
+{
+  SaveJob *job = g_new0 (SaveJob, 1);
+
+  job->ctx = gst_object_ref (ctx);
+  clRetainProgram (program);
+  job->program = program;
+  job->path = g_strdup (path);
+  job->key = g_strdup (key);
+
+  g_mutex_lock (&save_lock);
+  if (!save_pool) {
+    /* one worker: saves are rare and must not compete with streaming */
+    save_pool = g_thread_pool_new (save_job_run, NULL, 1, FALSE, NULL);
+    atexit (wait_for_saves);
+  }
+  saves_pending++;
+  g_mutex_unlock (&save_lock);
+  g_thread_pool_push (save_pool, job, NULL);
 }
 
 static gchar *
@@ -155,6 +370,21 @@ get_build_log (GstClContext * ctx, cl_program program)
   clGetProgramBuildInfo (program, ctx->device, CL_PROGRAM_BUILD_LOG, size, log,
       NULL);
   return g_strstrip (log);
+}
+
+/* Warnings of a successful build go to the debug log, never to the
+ * application's output */
+static void
+log_build_diagnostics (GstClContext * ctx, cl_program program,
+    const gchar * file)
+{
+  gchar *log;
+
+  if (gst_debug_category_get_threshold (gst_cl_debug) < GST_LEVEL_DEBUG)
+    return;
+  if ((log = get_build_log (ctx, program)) && *log)
+    GST_DEBUG ("build log of %s:\n%s", file, log);
+  g_free (log);
 }
 
 static cl_program
@@ -192,14 +422,26 @@ build_from_source (GstClContext * ctx, const gchar * file,
   }
   GST_INFO ("built %s (%s) in %.1f ms", file, options,
       (g_get_monotonic_time () - start) / 1000.0);
+  log_build_diagnostics (ctx, program, file);
   return program;
+}
+
+/* -w: compiler warnings would reach stderr (PoCL's clang prints "N warnings
+ * generated." there, whatever the build log says). With clfilters' debug
+ * log at DEBUG or above, programs are built with warnings, which then land
+ * in that log. */
+static const gchar *
+warning_options (void)
+{
+  return gst_debug_category_get_threshold (gst_cl_debug) >= GST_LEVEL_DEBUG ?
+      "" : " -w";
 }
 
 cl_program
 gst_cl_context_get_program (GstClContext * ctx, const gchar * file,
     const gchar * options, gchar ** build_log, GError ** error)
 {
-  gchar *source, *source_hash, *full_options, *key, *path;
+  gchar *source, *source_hash, *full_options, *key;
   cl_program program;
 
   g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), NULL);
@@ -208,7 +450,8 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * file,
   if (!source)
     return NULL;
   source_hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, source, -1);
-  full_options = g_strdup_printf ("%s %s", BASE_OPTIONS, options ? options : "");
+  full_options = g_strdup_printf ("%s%s %s", BASE_OPTIONS, warning_options (),
+      options ? options : "");
   key = g_strdup_printf ("%s|%s", source_hash, full_options);
 
   g_mutex_lock (&ctx->lock);
@@ -217,15 +460,20 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * file,
     clRetainProgram (program);
     g_free (key);
   } else {
-    path = disk_cache_path (ctx, source_hash, full_options);
-    program = load_binary (ctx, path, full_options);
+    gboolean on_disk = disk_cache_enabled (ctx);
+    gchar *disk_key = on_disk ? cache_key (ctx, source_hash, full_options) :
+        NULL;
+    gchar *path = on_disk ? cache_path (ctx, disk_key) : NULL;
+
+    program = on_disk ? load_binary (ctx, path, disk_key, full_options) : NULL;
     if (!program) {
       program = build_from_source (ctx, file, source, full_options, build_log,
           error);
-      if (program)
-        save_binary (ctx, program, path);
+      if (program && on_disk)
+        save_binary_async (ctx, program, path, disk_key);
     }
     g_free (path);
+    g_free (disk_key);
     if (program) {
       clRetainProgram (program);
       g_hash_table_insert (ctx->programs, key, program);

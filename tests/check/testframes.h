@@ -43,7 +43,13 @@ gboolean test_frames_equal (GstBuffer * a, GstBuffer * b, const GstVideoInfo * i
 /* Deterministic random numbers for test data */
 guint32 test_rand (guint32 * state);
 
-/* Whether an OpenCL device is available (to skip cleanly without one) */
+/* Whether an OpenCL device is available: a platform with a device */
 gboolean test_have_cl_device (void);
+
+/* meson's and automake's exit status for a skipped test */
+#define TEST_EXIT_SKIP 77
+/* Without an OpenCL device: says so and exits with TEST_EXIT_SKIP, so a
+ * machine without one never looks green. Call at the start of main(). */
+void test_skip_without_cl_device (const gchar * suite);
 
 G_END_DECLS

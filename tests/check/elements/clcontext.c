@@ -5,6 +5,8 @@
 #include <gst/video/video.h>
 #include <CL/cl.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/wait.h>
 
 #include "testframes.h"
 
@@ -417,18 +419,14 @@ GST_START_TEST (test_output_buffers_aligned)
 }
 GST_END_TEST;
 
-/* Run by the `clcontext-no-device` test with the ICD loader pointed at a
- * folder without drivers; skipped when a device is present. */
+/* Run by the `clcontext-no-device` test (GST_CL_TEST_NO_DEVICE=1) with the
+ * ICD loader pointed at a folder without drivers. */
 GST_START_TEST (test_no_device)
 {
   GstElementFactory *factory;
   gchar *debug = NULL;
   GError *error;
 
-  if (test_have_cl_device ()) {
-    GST_INFO ("skipped: an OpenCL device is present");
-    return;
-  }
   /* the plugin still loads and lists its elements */
   factory = gst_element_factory_find ("clhistogram");
   fail_unless (factory != NULL);
@@ -445,26 +443,509 @@ GST_START_TEST (test_no_device)
 }
 GST_END_TEST;
 
+/* ---- threads ---- */
+
+/* path of this test binary, for the fresh processes it starts */
+static gchar *self_path;
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  guint waiting;                /* threads still to arrive */
+} StartGate;
+
+static void
+gate_pass (StartGate * gate)
+{
+  g_mutex_lock (&gate->lock);
+  if (--gate->waiting == 0)
+    g_cond_broadcast (&gate->cond);
+  while (gate->waiting > 0)
+    g_cond_wait (&gate->cond, &gate->lock);
+  g_mutex_unlock (&gate->lock);
+}
+
+typedef struct
+{
+  GstElement *pipeline;
+  StartGate *gate;
+  gboolean ok;
+} FirstUse;
+
+static gpointer
+first_use_thread (gpointer data)
+{
+  FirstUse *run = data;
+  GstMessage *msg;
+
+  gate_pass (run->gate);
+  gst_element_set_state (run->pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (run->pipeline),
+      BUS_TIMEOUT, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  run->ok = msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+  if (msg)
+    gst_message_unref (msg);
+  gst_element_set_state (run->pipeline, GST_STATE_NULL);
+  return NULL;
+}
+
+/* The child process of test_concurrent_first_use: @n pipelines set to
+ * PLAYING at the same moment, as the process's first OpenCL use (nothing
+ * here touches OpenCL before). Exits 0 when every one reached EOS. */
+static int
+first_use_child (guint n)
+{
+  StartGate gate = { .waiting = n };
+  FirstUse runs[16];
+  GThread *threads[16];
+  guint i, failed = 0;
+
+  gst_init (NULL, NULL);
+  n = CLAMP (n, 1, G_N_ELEMENTS (runs));
+  gate.waiting = n;
+  g_mutex_init (&gate.lock);
+  g_cond_init (&gate.cond);
+  for (i = 0; i < n; i++) {
+    runs[i].pipeline = gst_parse_launch ("videotestsrc num-buffers=5 ! "
+        "video/x-raw,width=64,height=48 ! clhistogram ! fakesink", NULL);
+    runs[i].gate = &gate;
+    runs[i].ok = FALSE;
+  }
+  for (i = 0; i < n; i++)
+    threads[i] = g_thread_new ("first-use", first_use_thread, &runs[i]);
+  for (i = 0; i < n; i++) {
+    g_thread_join (threads[i]);
+    failed += !runs[i].ok;
+    gst_object_unref (runs[i].pipeline);
+  }
+  g_mutex_clear (&gate.lock);
+  g_cond_clear (&gate.cond);
+  return failed ? 1 : 0;
+}
+
+/* Pipelines starting together in a fresh process used to crash inside the
+ * driver: device enumeration raced with context creation */
+GST_START_TEST (test_concurrent_first_use)
+{
+  const guint n_pipelines = 4, n_runs = 20;
+  guint i;
+
+  for (i = 0; i < n_runs; i++) {
+    gchar *argv[] = { self_path, (gchar *) "--first-use", NULL, NULL };
+    gchar *err_text = NULL;
+    GError *error = NULL;
+    gint status = 0;
+
+    argv[2] = g_strdup_printf ("%u", n_pipelines);
+    fail_unless (g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+            NULL, NULL, NULL, &err_text, &status, &error), "spawn: %s",
+        error ? error->message : "");
+    fail_unless (WIFEXITED (status) && WEXITSTATUS (status) == 0,
+        "run %u of %u: %u pipelines starting together %s (status 0x%x):\n%s",
+        i + 1, n_runs, n_pipelines, WIFSIGNALED (status) ? "crashed" :
+        "failed", status, err_text);
+    g_free (argv[2]);
+    g_free (err_text);
+  }
+}
+GST_END_TEST;
+
+typedef struct
+{
+  GstElement *element;
+  gchar *expected_name;
+  gint stop;                    /* atomic */
+  guint n_named, n_answered, n_reads;
+} Reader;
+
+/* device-name, context queries and set_context from another thread while
+ * the element starts and stops */
+static gpointer
+reader_thread (gpointer data)
+{
+  Reader *r = data;
+  GstContext *by_device = gst_context_new ("gst.cl.context", TRUE);
+
+  gst_structure_set (gst_context_writable_structure (by_device),
+      "device", G_TYPE_STRING, r->expected_name, NULL);
+  while (!g_atomic_int_get (&r->stop)) {
+    GstObject *ctx;
+    gchar *name = NULL;
+
+    g_object_get (r->element, "device-name", &name, NULL);
+    if (name) {
+      fail_unless_equals_string (name, r->expected_name);
+      r->n_named++;
+    }
+    g_free (name);
+    if ((ctx = element_cl_context (r->element))) {
+      r->n_answered++;
+      gst_object_unref (ctx);
+    }
+    if (r->n_reads++ % 16 == 0)
+      gst_element_set_context (r->element, by_device);
+  }
+  gst_context_unref (by_device);
+  return NULL;
+}
+
+GST_START_TEST (test_context_reads_while_starting)
+{
+  Reader r = { gst_element_factory_make ("clhistogram", NULL),
+    auto_device_name (), 0, 0, 0, 0
+  };
+  GThread *thread;
+  guint i;
+
+  fail_unless (r.expected_name != NULL);
+  thread = g_thread_new ("reader", reader_thread, &r);
+  for (i = 0; i < 100; i++) {
+    fail_unless (gst_element_set_state (r.element, GST_STATE_PAUSED) ==
+        GST_STATE_CHANGE_SUCCESS);
+    g_thread_yield ();
+    fail_unless (gst_element_set_state (r.element, GST_STATE_READY) ==
+        GST_STATE_CHANGE_SUCCESS);
+  }
+  g_atomic_int_set (&r.stop, 1);
+  g_thread_join (thread);
+  GST_INFO ("%u reads, %u saw a device name, %u queries answered", r.n_reads,
+      r.n_named, r.n_answered);
+  /* the reads overlapped the element's running time */
+  fail_unless (r.n_named > 0 && r.n_answered > 0, "%u reads, %u named, "
+      "%u answered", r.n_reads, r.n_named, r.n_answered);
+
+  gst_element_set_state (r.element, GST_STATE_NULL);
+  gst_object_unref (r.element);
+  g_free (r.expected_name);
+}
+GST_END_TEST;
+
+/* ---- the on-disk program cache ---- */
+
+/* clfilters' log lines, collected while a cache test runs */
+static GMutex log_lock;
+static GString *log_lines;      /* NULL when not collecting */
+static gboolean log_function_added;
+
+static void
+collect_log (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  if (strcmp (gst_debug_category_get_name (category), "clfilters"))
+    return;
+  g_mutex_lock (&log_lock);
+  if (log_lines)
+    g_string_append_printf (log_lines, "%s\n",
+        gst_debug_message_get (message));
+  g_mutex_unlock (&log_lock);
+}
+
+/* TRUE when the log since the last call says @what; clears it */
+static gboolean
+log_says (const gchar * what)
+{
+  gboolean said;
+
+  g_mutex_lock (&log_lock);
+  said = strstr (log_lines->str, what) != NULL;
+  g_string_truncate (log_lines, 0);
+  g_mutex_unlock (&log_lock);
+  return said;
+}
+
+/* One frame of @format through clhistogram; returns its message as text
+ * (deterministic: same frame, same counts, same timestamps) */
+static gchar *
+histogram_of (const gchar * format)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=%s,width=67,height=45 ! clhistogram ! fakesink",
+      format);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  gchar *text = NULL;
+  gboolean done = FALSE;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  while (!done) {
+    GstMessage *msg = gst_bus_timed_pop (GST_ELEMENT_BUS (pipeline),
+        BUS_TIMEOUT);
+
+    fail_unless (msg != NULL, "no EOS");
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *error = NULL;
+
+      gst_message_parse_error (msg, &error, NULL);
+      fail ("%s: %s", format, error->message);
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
+        gst_message_has_name (msg, "histogram")) {
+      g_free (text);
+      text = gst_structure_to_string (gst_message_get_structure (msg));
+    }
+    done = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+    gst_message_unref (msg);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  fail_unless (text != NULL, "no histogram message");
+  return text;
+}
+
+/* Cache files under @dir (one device folder deep) */
+static GPtrArray *
+cache_files (const gchar * dir)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  GDir *top = g_dir_open (dir, 0, NULL);
+  const gchar *sub, *name;
+
+  while (top && (sub = g_dir_read_name (top))) {
+    gchar *subdir = g_build_filename (dir, sub, NULL);
+    GDir *d = g_dir_open (subdir, 0, NULL);
+
+    while (d && (name = g_dir_read_name (d)))
+      if (g_str_has_suffix (name, ".bin"))
+        g_ptr_array_add (files, g_build_filename (subdir, name, NULL));
+    if (d)
+      g_dir_close (d);
+    g_free (subdir);
+  }
+  if (top)
+    g_dir_close (top);
+  return files;
+}
+
+/* Whether @data is a whole cache file as the runtime writes it: magic,
+ * version, key length, binary length, SHA-256, key, binary (little-endian) */
+static gboolean
+is_complete_cache_file (const gchar * data, gsize len)
+{
+  guint32 key_len;
+  guint64 bin_len;
+
+  if (len < 56 || memcmp (data, "GSTCLBIN", 8))
+    return FALSE;
+  memcpy (&key_len, data + 12, 4);
+  memcpy (&bin_len, data + 16, 8);
+  return bin_len > 0 &&
+      (guint64) len == 56 + (guint64) GUINT32_FROM_LE (key_len) +
+      GUINT64_FROM_LE (bin_len);
+}
+
+/* Waits until the worker has (re)written @path as a complete cache file
+ * other than @old; returns its contents */
+static gchar *
+wait_for_cache_file (const gchar * path, const gchar * old, gsize old_len,
+    gsize * len)
+{
+  gint64 end = g_get_monotonic_time () + 300 * G_TIME_SPAN_SECOND;
+  gchar *data = NULL;
+
+  while (g_get_monotonic_time () < end) {
+    if (g_file_get_contents (path, &data, len, NULL)) {
+      if (is_complete_cache_file (data, *len) && (*len != old_len ||
+              memcmp (data, old, old_len)))
+        return data;
+      g_free (data);
+    }
+    g_usleep (50 * 1000);
+  }
+  fail ("%s was not (re)written", path);
+  return NULL;
+}
+
+/* The first file in @now that is not in @before */
+static gchar *
+new_file (GPtrArray * before, GPtrArray * now)
+{
+  guint i, j;
+
+  for (i = 0; i < now->len; i++) {
+    gboolean seen = FALSE;
+
+    for (j = 0; j < before->len && !seen; j++)
+      seen = !strcmp (now->pdata[i], before->pdata[j]);
+    if (!seen)
+      return g_strdup (now->pdata[i]);
+  }
+  return NULL;
+}
+
+/* Truncated, half, empty, random and swapped (another program's valid
+ * file) cache files: each is ignored, the program rebuilt with identical
+ * results, and the file replaced by a good one, which the next run loads */
+GST_START_TEST (test_bad_cache_files_rebuilt)
+{
+  gchar *dir = g_dir_make_tmp ("clcache-XXXXXX", NULL);
+  GPtrArray *none, *one, *two;
+  gchar *expected, *got, *path, *other_path, *good, *other;
+  gsize good_len, other_len, i;
+  guint32 seed = 7;
+  enum
+  { TRUNCATED, HALF, EMPTY, RANDOM, SWAPPED, N_BAD };
+  static const gchar *names[] = { "truncated", "half", "empty", "random",
+    "swapped"
+  };
+  gint bad;
+
+  fail_unless (dir != NULL);
+  g_setenv ("GST_CL_CACHE", "1", TRUE);
+  g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
+  g_mutex_lock (&log_lock);
+  log_lines = g_string_new (NULL);
+  g_mutex_unlock (&log_lock);
+  gst_debug_set_active (TRUE);
+  gst_debug_set_threshold_for_name ("clfilters", GST_LEVEL_INFO);
+  /* added once and never removed: GStreamer leaks a removed entry */
+  if (!log_function_added)
+    gst_debug_add_log_function (collect_log, NULL, NULL);
+  log_function_added = TRUE;
+
+  /* built from source; the worker writes the file */
+  none = cache_files (dir);
+  expected = histogram_of ("GRAY8");
+  fail_unless (g_file_test (dir, G_FILE_TEST_IS_DIR));
+  path = NULL;
+  while (!path) {
+    one = cache_files (dir);
+    path = new_file (none, one);
+    g_ptr_array_unref (one);
+    if (!path)
+      g_usleep (50 * 1000);
+  }
+  good = wait_for_cache_file (path, NULL, 0, &good_len);
+  /* another program's file, for the swap */
+  one = cache_files (dir);
+  g_free (histogram_of ("RGBx"));
+  other_path = NULL;
+  while (!other_path) {
+    two = cache_files (dir);
+    other_path = new_file (one, two);
+    g_ptr_array_unref (two);
+    if (!other_path)
+      g_usleep (50 * 1000);
+  }
+  other = wait_for_cache_file (other_path, NULL, 0, &other_len);
+
+  /* a good file is loaded, not rebuilt */
+  log_says ("");
+  got = histogram_of ("GRAY8");
+  fail_unless_equals_string (got, expected);
+  fail_unless (log_says ("loaded program binary"), "good file not loaded");
+  g_free (got);
+
+  for (bad = 0; bad < N_BAD; bad++) {
+    gchar *data = NULL, *rewritten;
+    gsize len = 0, new_len;
+
+    switch (bad) {
+      case TRUNCATED:
+        len = good_len - 100;
+        data = g_memdup2 (good, len);
+        break;
+      case HALF:
+        len = good_len / 2;
+        data = g_memdup2 (good, len);
+        break;
+      case EMPTY:
+        data = g_strdup ("");
+        break;
+      case RANDOM:
+        len = good_len;
+        data = g_malloc (len);
+        for (i = 0; i < len; i++)
+          data[i] = test_rand (&seed) & 0xff;
+        break;
+      case SWAPPED:
+        len = other_len;
+        data = g_memdup2 (other, len);
+        break;
+    }
+    fail_unless (g_file_set_contents (path, data, len, NULL));
+
+    got = histogram_of ("GRAY8");
+    fail_unless_equals_string (got, expected);
+    fail_unless (log_says ("ignoring cache file"), "%s file not ignored",
+        names[bad]);
+    g_free (got);
+
+    /* replaced by a good file, which the next process would load */
+    rewritten = wait_for_cache_file (path, data, len, &new_len);
+    got = histogram_of ("GRAY8");
+    fail_unless_equals_string (got, expected);
+    fail_unless (log_says ("loaded program binary"), "%s file not replaced "
+        "by a loadable one", names[bad]);
+    g_free (got);
+    g_free (rewritten);
+    g_free (data);
+  }
+
+  gst_debug_unset_threshold_for_name ("clfilters");
+  g_mutex_lock (&log_lock);
+  g_string_free (log_lines, TRUE);
+  log_lines = NULL;
+  g_mutex_unlock (&log_lock);
+  g_unsetenv ("GST_CL_CACHE");
+  g_unsetenv ("GST_CL_CACHE_DIR");
+  g_ptr_array_unref (none);
+  g_ptr_array_unref (one);
+  g_free (expected);
+  g_free (good);
+  g_free (other);
+  g_free (path);
+  g_free (other_path);
+  g_free (dir);
+}
+GST_END_TEST;
+
 static Suite *
-clcontext_suite (void)
+clcontext_suite (gboolean no_device)
 {
   Suite *s = suite_create ("clcontext");
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  if (test_have_cl_device ()) {
-    tcase_add_test (tc, test_device_selectors);
-    tcase_add_test (tc, test_bad_selector_is_not_found);
-    tcase_add_test (tc, test_env_overrides_auto);
-    tcase_add_test (tc, test_context_shared_in_pipeline);
-    tcase_add_test (tc, test_application_context);
-    tcase_add_test (tc, test_held_context_not_replaced);
-    tcase_add_test (tc, test_allocation_proposed);
-    tcase_add_test (tc, test_output_buffers_aligned);
-  } else {
+  if (no_device) {
     tcase_add_test (tc, test_no_device);
+    return s;
   }
+  tcase_add_test (tc, test_device_selectors);
+  tcase_add_test (tc, test_bad_selector_is_not_found);
+  tcase_add_test (tc, test_env_overrides_auto);
+  tcase_add_test (tc, test_context_shared_in_pipeline);
+  tcase_add_test (tc, test_application_context);
+  tcase_add_test (tc, test_held_context_not_replaced);
+  tcase_add_test (tc, test_allocation_proposed);
+  tcase_add_test (tc, test_output_buffers_aligned);
+  tcase_add_test (tc, test_concurrent_first_use);
+  tcase_add_test (tc, test_context_reads_while_starting);
+  tcase_add_test (tc, test_bad_cache_files_rebuilt);
   return s;
 }
 
-GST_CHECK_MAIN (clcontext);
+int
+main (int argc, char **argv)
+{
+  /* GST_CL_TEST_NO_DEVICE=1: the run with the drivers hidden */
+  gboolean no_device = g_getenv ("GST_CL_TEST_NO_DEVICE") != NULL;
+  gint ret;
+
+  if (argc == 3 && !strcmp (argv[1], "--first-use"))
+    return first_use_child (atoi (argv[2]));
+
+  self_path = g_canonicalize_filename (argv[0], NULL);
+  gst_check_init (&argc, &argv);
+  if (no_device && test_have_cl_device ()) {
+    g_print ("clcontext: skipped, OCL_ICD_VENDORS did not hide the OpenCL "
+        "devices\n");
+    return TEST_EXIT_SKIP;
+  }
+  if (!no_device)
+    test_skip_without_cl_device ("clcontext");
+  ret = gst_check_run_suite (clcontext_suite (no_device), "clcontext",
+      __FILE__);
+  g_free (self_path);
+  return ret;
+}

@@ -710,6 +710,7 @@ main (int argc, char **argv)
   gint failed;
 
   gst_check_init (&argc, &argv);
+  test_skip_without_cl_device ("clconvolve");
   if (test_have_cl_device ())
     keeper = harness_new (GST_VIDEO_FORMAT_GRAY8, 16, 16);
   sr = srunner_create (clconvolve_suite ());

@@ -761,4 +761,10 @@ clhistogram_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (clhistogram);
+int
+main (int argc, char **argv)
+{
+  gst_check_init (&argc, &argv);
+  test_skip_without_cl_device ("clhistogram");
+  return gst_check_run_suite (clhistogram_suite (), "clhistogram", __FILE__);
+}

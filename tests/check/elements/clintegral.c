@@ -600,6 +600,7 @@ main (int argc, char **argv)
   /* one process: the OpenCL context and its programs live across cases */
   g_setenv ("CK_FORK", "no", TRUE);
   gst_check_init (&argc, &argv);
+  test_skip_without_cl_device ("clintegral");
   s = clintegral_suite ();
   if (test_have_cl_device ()) {
     keeper = gst_harness_new ("clintegral");
