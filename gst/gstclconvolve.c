@@ -166,6 +166,9 @@ static gboolean gst_cl_convolve_transform_size (GstBaseTransform * trans,
 
 #define PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE)
+/* the matrix and its shape: an array is not interpolatable, and a shape
+ * alone waits for coefficients */
+#define MATRIX_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS)
 
 static void
 gst_cl_convolve_class_init (GstClConvolveClass * klass)
@@ -187,16 +190,17 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           "gives the matrix in effect",
           g_param_spec_double ("coefficient", "Coefficient",
               "A coefficient", -G_MAXDOUBLE, G_MAXDOUBLE, 0,
-              G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS), PARAM_FLAGS));
+              G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS), MATRIX_FLAGS));
   g_object_class_install_property (gobject_class, PROP_KERNEL_WIDTH,
       g_param_spec_int ("kernel-width", "Kernel width",
           "Columns of the custom kernel (odd; 0 = from the coefficient count)",
-          0, GST_CL_CONVOLVE_MAX_SIZE, DEFAULT_PROP_KERNEL_WIDTH, PARAM_FLAGS));
+          0, GST_CL_CONVOLVE_MAX_SIZE, DEFAULT_PROP_KERNEL_WIDTH,
+          MATRIX_FLAGS));
   g_object_class_install_property (gobject_class, PROP_KERNEL_HEIGHT,
       g_param_spec_int ("kernel-height", "Kernel height",
           "Rows of the custom kernel (odd; 0 = from the coefficient count)",
           0, GST_CL_CONVOLVE_MAX_SIZE, DEFAULT_PROP_KERNEL_HEIGHT,
-          PARAM_FLAGS));
+          MATRIX_FLAGS));
   g_object_class_install_property (gobject_class, PROP_DIVISOR,
       g_param_spec_double ("divisor", "Divisor",
           "The sum is divided by this (0 = the sum of the coefficients, or 1 "
@@ -391,6 +395,10 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id,
       break;
     case PROP_PRESET:
       self->preset = g_value_get_enum (value);
+      /* preset=custom before kernel=... (gst-launch sets them in order):
+       * the matrix in effect stays until the coefficients come */
+      deferred = self->preset == GST_CL_CONVOLVE_PRESET_CUSTOM &&
+          self->user_kernel->len == 0;
       break;
     case PROP_SIGMA:
       self->sigma = g_value_get_double (value);
