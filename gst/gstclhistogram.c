@@ -103,11 +103,13 @@ struct _GstClHistogram
   cl_mem result, partial;
   guint32 *host;                /* n_channels * range, read back per frame */
   guint64 *accum;               /* n_channels * range, over an interval */
+  guint64 *single;              /* n_channels * range, an unstamped frame's */
   gboolean roi_warned;
 
   /* interval state (streaming thread) */
   guint64 frames, pixels;
   GstClockTime start_ts, end_ts;
+  GstClockTime prev_ts;         /* PTS of the last stamped frame */
   gint last_roi[4];
 };
 
@@ -264,7 +266,7 @@ gst_cl_histogram_init (GstClHistogram * self)
   self->roi_height = DEFAULT_PROP_ROI_HEIGHT;
   self->post_messages = DEFAULT_PROP_POST_MESSAGES;
   self->interval = DEFAULT_PROP_INTERVAL;
-  self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+  self->start_ts = self->end_ts = self->prev_ts = GST_CLOCK_TIME_NONE;
 
   gst_base_transform_set_passthrough (trans, TRUE);
   /* a dropped frame would be a missing histogram */
@@ -642,8 +644,9 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   self->host = g_new0 (guint32, (self->host_merge ? self->max_bands : 1) *
       self->n_channels * self->range);
   self->accum = g_new0 (guint64, (gsize) self->n_channels * self->range);
+  self->single = g_new0 (guint64, (gsize) self->n_channels * self->range);
   self->frames = self->pixels = 0;
-  self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+  self->start_ts = self->end_ts = self->prev_ts = GST_CLOCK_TIME_NONE;
   self->roi_warned = FALSE;
 
   GST_INFO_OBJECT (self, "%s: %u channels in %u passes, %s kernels, %s luma",
@@ -680,6 +683,7 @@ gst_cl_histogram_reset (GstClBaseFilter * filter)
   self->result = self->partial = NULL;
   g_clear_pointer (&self->host, g_free);
   g_clear_pointer (&self->accum, g_free);
+  g_clear_pointer (&self->single, g_free);
   self->frames = self->pixels = 0;
 }
 
@@ -689,7 +693,7 @@ gst_cl_histogram_start (GstBaseTransform * trans)
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
 
   self->frames = self->pixels = 0;
-  self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+  self->start_ts = self->end_ts = self->prev_ts = GST_CLOCK_TIME_NONE;
   return GST_BASE_TRANSFORM_CLASS (gst_cl_histogram_parent_class)->start
       (trans);
 }
@@ -787,8 +791,11 @@ enqueue_pass (GstClHistogram * self, GstClContext * ctx, Pass * pass,
   return err;
 }
 
+/* Posts a message of @frames frames summed in @counts, covering
+ * [@start, @end) (GST_CLOCK_TIME_NONE when unstamped) */
 static void
-post_message (GstClHistogram * self)
+post_counts (GstClHistogram * self, const guint64 * counts, guint64 frames,
+    guint64 pixels, GstClockTime start, GstClockTime end)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstClHistogramResult r = { 0, };
@@ -797,19 +804,21 @@ post_message (GstClHistogram * self)
   GstStructure *s;
   guint bins;
 
-  if (!self->frames || !self->accum)
-    return;
   GST_OBJECT_LOCK (self);
   bins = MIN (self->bins, self->range);
   GST_OBJECT_UNLOCK (self);
 
-  r.timestamp = self->start_ts;
-  r.stream_time = gst_segment_to_stream_time (&trans->segment,
-      GST_FORMAT_TIME, self->start_ts);
-  r.running_time = gst_segment_to_running_time (&trans->segment,
-      GST_FORMAT_TIME, self->start_ts);
-  r.duration = GST_CLOCK_TIME_IS_VALID (self->start_ts) &&
-      GST_CLOCK_TIME_IS_VALID (self->end_ts) ? self->end_ts - self->start_ts :
+  r.timestamp = start;
+  /* only a TIME segment maps timestamps (appsrc's default is BYTES) */
+  r.stream_time = r.running_time = GST_CLOCK_TIME_NONE;
+  if (trans->segment.format == GST_FORMAT_TIME) {
+    r.stream_time = gst_segment_to_stream_time (&trans->segment,
+        GST_FORMAT_TIME, start);
+    r.running_time = gst_segment_to_running_time (&trans->segment,
+        GST_FORMAT_TIME, start);
+  }
+  r.duration = GST_CLOCK_TIME_IS_VALID (start) &&
+      GST_CLOCK_TIME_IS_VALID (end) && end >= start ? end - start :
       GST_CLOCK_TIME_NONE;
   r.width = GST_VIDEO_INFO_WIDTH (info);
   r.height = GST_VIDEO_INFO_HEIGHT (info);
@@ -817,23 +826,59 @@ post_message (GstClHistogram * self)
   r.roi_y = self->last_roi[1];
   r.roi_width = self->last_roi[2];
   r.roi_height = self->last_roi[3];
-  r.frames = self->frames;
-  r.pixels = self->pixels;
+  r.frames = frames;
+  r.pixels = pixels;
   r.bins = bins;
   r.range = self->range;
   r.n_channels = self->n_channels;
   r.names = self->names;
-  r.counts = self->accum;
+  r.counts = counts;
   s = gst_cl_histogram_make_structure (&r);
-
-  memset (self->accum, 0, (gsize) self->n_channels * self->range *
-      sizeof (guint64));
-  self->frames = self->pixels = 0;
-  self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
 
   /* posted without the object lock held: handlers may read properties */
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
+}
+
+/* Posts the interval accumulated so far (if any) and starts a new one */
+static void
+post_message (GstClHistogram * self)
+{
+  if (!self->frames || !self->accum)
+    return;
+  post_counts (self, self->accum, self->frames, self->pixels, self->start_ts,
+      self->end_ts);
+  memset (self->accum, 0, (gsize) self->n_channels * self->range *
+      sizeof (guint64));
+  self->frames = self->pixels = 0;
+  self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+}
+
+/* Adds the counts just read back (self->host) to @dst */
+static void
+add_frame_counts (GstClHistogram * self, guint64 * dst)
+{
+  gsize i, n = (gsize) self->n_channels * self->range;
+
+  if (self->host_merge) {
+    guint p;
+
+    for (p = 0; p < self->n_passes; p++) {
+      const Pass *pass = &self->passes[p];
+      const guint32 *part = self->host + (gsize) pass->first *
+          self->max_bands * self->range;
+      guint64 *acc = dst + (gsize) pass->first * self->range;
+      gsize m = (gsize) pass->n_out * self->range;
+      gint b;
+
+      for (b = 0; b < pass->nbands; b++)
+        for (i = 0; i < m; i++)
+          acc[i] += part[b * m + i];
+    }
+  } else {
+    for (i = 0; i < n; i++)
+      dst[i] += self->host[i];
+  }
 }
 
 /* The region in luma pixels, clipped to the frame */
@@ -876,7 +921,7 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   GstClockTime ts = GST_BUFFER_PTS (buf), dur = GST_BUFFER_DURATION (buf);
   GstClFrame frame;
   gboolean post;
-  guint64 interval;
+  guint64 interval, pixels;
   gsize n, i;
   gint roi[4];
   cl_int err = CL_SUCCESS;
@@ -919,34 +964,43 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
           "Could not compute the histogram"))
     return GST_FLOW_ERROR;
 
-  if (self->host_merge) {
-    guint p;
-
-    for (p = 0; p < self->n_passes; p++) {
-      const Pass *pass = &self->passes[p];
-      const guint32 *part = self->host + (gsize) pass->first *
-          self->max_bands * self->range;
-      guint64 *acc = self->accum + (gsize) pass->first * self->range;
-      gsize m = (gsize) pass->n_out * self->range;
-      gint b;
-
-      for (b = 0; b < pass->nbands; b++)
-        for (i = 0; i < m; i++)
-          acc[i] += part[b * m + i];
-    }
-  } else {
-    for (i = 0; i < n; i++)
-      self->accum[i] += self->host[i];
-  }
-  self->frames++;
-  self->pixels += (guint64) roi[2] * roi[3];
   memcpy (self->last_roi, roi, sizeof (roi));
+  pixels = (guint64) roi[2] * roi[3];
+
+  if (interval > 0 && !GST_CLOCK_TIME_IS_VALID (ts)) {
+    /* an unstamped frame belongs to no interval: a message of its own,
+     * the interval in progress goes on */
+    memset (self->single, 0, n * sizeof (guint64));
+    add_frame_counts (self, self->single);
+    post_counts (self, self->single, 1, pixels, GST_CLOCK_TIME_NONE,
+        GST_CLOCK_TIME_NONE);
+    return GST_FLOW_OK;
+  }
+  if (GST_CLOCK_TIME_IS_VALID (ts) && GST_CLOCK_TIME_IS_VALID (self->prev_ts)
+      && ts < self->prev_ts) {
+    /* time went backwards: the interval so far closes, this frame starts
+     * the next one */
+    GST_DEBUG_OBJECT (self, "PTS %" GST_TIME_FORMAT " before %"
+        GST_TIME_FORMAT ": new interval", GST_TIME_ARGS (ts),
+        GST_TIME_ARGS (self->prev_ts));
+    post_message (self);
+  }
+
+  add_frame_counts (self, self->accum);
+  self->frames++;
+  self->pixels += pixels;
 
   /* like level: the message covers [first frame's start, last frame's end) */
   if (GST_CLOCK_TIME_IS_VALID (ts)) {
+    GstClockTime end = ts;
+
+    if (GST_CLOCK_TIME_IS_VALID (dur) && dur <= G_MAXUINT64 - 1 - ts)
+      end = ts + dur;
     if (!GST_CLOCK_TIME_IS_VALID (self->start_ts))
       self->start_ts = ts;
-    self->end_ts = GST_CLOCK_TIME_IS_VALID (dur) ? ts + dur : ts;
+    if (!GST_CLOCK_TIME_IS_VALID (self->end_ts) || end > self->end_ts)
+      self->end_ts = end;
+    self->prev_ts = ts;
   }
   if (interval == 0 || !GST_CLOCK_TIME_IS_VALID (self->start_ts) ||
       self->end_ts - self->start_ts >= interval)
@@ -972,7 +1026,7 @@ gst_cl_histogram_sink_event (GstBaseTransform * trans, GstEvent * event)
         memset (self->accum, 0, (gsize) self->n_channels * self->range *
             sizeof (guint64));
       self->frames = self->pixels = 0;
-      self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+      self->start_ts = self->end_ts = self->prev_ts = GST_CLOCK_TIME_NONE;
       break;
     default:
       break;
