@@ -13,7 +13,11 @@
  * default; luma computed from RGB (BT.601 or BT.709 weights from the caps'
  * colorimetry), chroma (u, v) and alpha on request. With `interval` > 0 the
  * frames of each interval are accumulated into one message, the last partial
- * interval is posted at EOS. See docs/clhistogram.md for the message layout.
+ * interval is posted at EOS. A timestamp going backwards closes the interval
+ * in progress and starts a new one; an unstamped frame posts a message of
+ * its own and leaves the interval undisturbed. Stream and running time are
+ * GST_CLOCK_TIME_NONE unless the segment is in TIME. See docs/clhistogram.md
+ * for the message layout.
  *
  * ## Example launch lines
  * |[
