@@ -16,6 +16,11 @@
  * Results are rounded half away from zero and saturated; integer matrices
  * are exact, float matrices may differ by 1 from the exact result where it
  * lies within a small window of a .5 boundary (see docs/clconvolve.md).
+ * Matrices the single-precision path cannot carry are refused with a
+ * warning naming the valid range, keeping the previous matrix: coefficients
+ * outside 1.2e-38..3.4e38 in magnitude (other than 0), a sum of
+ * |coefficients| above about 5.2e33 (times 65535 it would overflow), and an
+ * effective divisor outside 1.2e-38..8.5e37.
  *
  * ## Example launch lines
  * |[
