@@ -495,6 +495,57 @@ GST_START_TEST (test_flush_seeks_while_playing)
 
 GST_END_TEST;
 
+/* Caps the element refuses, in a real pipeline: one error from the
+ * element, the source stops with not-negotiated, and the pipeline goes to
+ * NULL at once (nothing blocks in the element) */
+GST_START_TEST (test_refused_caps_pipeline)
+{
+  guint runs = quick ()? 2 : 20, i;
+
+  for (i = 0; i < runs; i++) {
+    GstElement *p = gst_parse_launch ("videotestsrc num-buffers=10 ! "
+        "video/x-raw,format=RGBx,width=64,height=48 ! clhistogram name=e "
+        "channels=alpha ! fakesink", NULL);
+    GstBus *bus = gst_element_get_bus (p);
+    GstMessage *m;
+    guint from_element = 0, flow_errors = 0;
+
+    fail_unless (p != NULL);
+    gst_element_set_state (p, GST_STATE_PLAYING);
+    /* the source's error comes after the element's */
+    while ((m = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+                GST_MESSAGE_ERROR))) {
+      GError *err;
+      gchar *dbg;
+
+      gst_message_parse_error (m, &err, &dbg);
+      if (g_str_equal (GST_OBJECT_NAME (GST_MESSAGE_SRC (m)), "e")) {
+        from_element++;
+        fail_unless (g_error_matches (err, GST_CORE_ERROR,
+                GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
+      } else {
+        fail_unless (dbg && strstr (dbg, "not-negotiated"), "%s", dbg);
+        flow_errors++;
+      }
+      g_clear_error (&err);
+      g_free (dbg);
+      gst_message_unref (m);
+      if (flow_errors)
+        break;
+    }
+    fail_unless_equals_int (from_element, 1);
+    fail_unless_equals_int (flow_errors, 1);
+    fail_unless (gst_element_set_state (p, GST_STATE_NULL) ==
+        GST_STATE_CHANGE_SUCCESS);
+    /* nothing more after NULL */
+    fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR) == NULL);
+    gst_object_unref (bus);
+    gst_object_unref (p);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 cllifecycle_suite (void)
 {
@@ -506,6 +557,7 @@ cllifecycle_suite (void)
   tcase_add_test (tc, test_create_destroy);
   tcase_add_test (tc, test_properties_while_playing);
   tcase_add_test (tc, test_flush_seeks_while_playing);
+  tcase_add_test (tc, test_refused_caps_pipeline);
   return s;
 }
 
