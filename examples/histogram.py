@@ -7,7 +7,11 @@
 
 Prints, for every "histogram" element message, one line per channel: a
 16-column bar chart of the counts (bins summed into 16 columns) and the
-channel's mean, standard deviation, min, max and clipping. The plugin must be
+channel's mean, standard deviation, min, max and clipping. With
+attach-meta=true (the default pipeline sets it) every buffer also carries its
+histogram as a GstClHistogramMeta; a pad probe reads it with
+buf.get_custom_meta("GstClHistogramMeta") and prints one "meta" line per
+frame, checking that it equals the frame's message. The plugin must be
 findable (GST_PLUGIN_PATH=build/gst, or `meson devenv -C build`).
 """
 import argparse
@@ -51,6 +55,60 @@ def show(s):
     sys.stdout.flush()
 
 
+META = "GstClHistogramMeta"
+
+
+def watch_meta(pipeline, state):
+    """Pad probes on every clhistogram's source pad reading the meta.
+
+    The probe runs in the streaming thread, after the element posted the
+    frame's message; the structure is copied for the main loop, which pairs
+    it with the message of the same timestamp (see match_metas)."""
+    def on_buffer(pad, info):
+        meta = info.get_buffer().get_custom_meta(META)
+        if meta is not None:
+            state["metas"].append(meta.get_structure().copy())
+        return Gst.PadProbeReturn.OK
+
+    it = pipeline.iterate_recurse()
+    while True:
+        ok, el = it.next()
+        if ok != Gst.IteratorResult.OK:
+            break
+        factory = el.get_factory()
+        if factory and factory.get_name() == "clhistogram":
+            el.get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER,
+                                               on_buffer)
+
+
+def match_metas(state):
+    """Pairs the metas taken so far with their messages and shows them"""
+    keep = []
+    for meta in state["metas"]:
+        msg = state["messages"].pop(meta.get_value("timestamp"), None)
+        if msg is None:
+            keep.append(meta)
+            continue
+        state["metas_seen"] += 1
+        if not show_meta(meta, msg):
+            state["rc"] = 1
+    state["metas"][:] = keep
+
+
+def show_meta(meta, message):
+    """One line for the meta of a frame; FALSE when it differs from the
+    message of that frame"""
+    ts = meta.get_value("timestamp")
+    names = meta.get_value("channels")
+    same = meta.is_equal(message)
+    print("  meta  t=%s %s (%s)" % (
+        "%.3fs" % (ts / Gst.SECOND) if ts != Gst.CLOCK_TIME_NONE else "-",
+        " ".join("%s mean %.1f" % (n, meta.get_value("mean")[i])
+                 for i, n in enumerate(names)),
+        "same as the message" if same else "DIFFERS from the message"))
+    return same
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("pipeline", nargs="?",
@@ -65,7 +123,8 @@ def main():
     Gst.init(None)
     desc = args.pipeline or (
         "videotestsrc num-buffers=%d pattern=smpte ! "
-        "video/x-raw,width=320,height=240 ! clhistogram ! fakesink"
+        "video/x-raw,width=320,height=240 ! clhistogram attach-meta=true ! "
+        "fakesink"
         % args.num_buffers)
     try:
         pipeline = Gst.parse_launch(desc)
@@ -76,13 +135,17 @@ def main():
         return 1
 
     loop = GLib.MainLoop()
-    state = {"seen": 0, "rc": 0}
+    state = {"seen": 0, "rc": 0, "metas": [], "messages": {},
+             "metas_seen": 0}
+    watch_meta(pipeline, state)
 
     def on_message(bus, msg):
         if msg.type == Gst.MessageType.ELEMENT:
             s = msg.get_structure()
             if s is not None and s.get_name() == "histogram":
                 show(s)
+                state["messages"][s.get_value("timestamp")] = s.copy()
+                match_metas(state)
                 state["seen"] += 1
                 if args.frames and state["seen"] >= args.frames:
                     loop.quit()
@@ -111,9 +174,13 @@ def main():
         pass
     pipeline.set_state(Gst.State.NULL)
     bus.remove_signal_watch()
+    match_metas(state)
     if state["rc"] == 0 and state["seen"] == 0:
         print("No histogram message seen (is clhistogram in the pipeline?)",
               file=sys.stderr)
+        return 1
+    if state["rc"] == 0 and not args.pipeline and state["metas_seen"] == 0:
+        print("No %s seen on the buffers" % META, file=sys.stderr)
         return 1
     return state["rc"]
 

@@ -19,8 +19,14 @@
  * GST_CLOCK_TIME_NONE unless the segment is in TIME. See docs/clhistogram.md
  * for the message layout.
  *
+ * With `overlay=true` the histogram is drawn onto the frames themselves (a
+ * live camera histogram); with `attach-meta=true` every buffer carries its
+ * histogram as a GstCustomMeta named "GstClHistogramMeta".
+ *
  * ## Example launch lines
  * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! clhistogram overlay=true ! \
+ *     videoconvert ! autovideosink
  * gst-launch-1.0 -m videotestsrc num-buffers=10 ! clhistogram ! fakesink
  * gst-launch-1.0 -m videotestsrc ! video/x-raw,format=I420 ! \
  *     clhistogram channels=luma+u+v bins=64 interval=1000000000 ! fakesink
@@ -37,6 +43,8 @@
 
 #include "gstclhistogram.h"
 #include "gstclhistogrammsg.h"
+#include "gstclhistogrammeta.h"
+#include "gstclhistogramoverlay.h"
 #include "gstclelements.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
@@ -50,6 +58,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
 #define DEFAULT_PROP_ROI_HEIGHT 0
 #define DEFAULT_PROP_POST_MESSAGES TRUE
 #define DEFAULT_PROP_INTERVAL 0
+#define DEFAULT_PROP_ATTACH_META FALSE
 
 /* "cpu" or "gpu" forces a kernel variant whatever the device (tests run the
  * GPU kernels on PoCL this way) */
@@ -66,6 +75,9 @@ enum
   PROP_ROI_HEIGHT,
   PROP_POST_MESSAGES,
   PROP_INTERVAL,
+  PROP_ATTACH_META,
+  /* overlay, overlay-scale, ... (gstclhistogramoverlay.c) from here on */
+  PROP_OVERLAY_FIRST,
 };
 
 #define N_CHANNEL_KINDS 7
@@ -93,6 +105,11 @@ struct _GstClHistogram
   gint roi_x, roi_y, roi_width, roi_height;
   gboolean post_messages;
   guint64 interval;
+  gboolean attach_meta;
+  GstClHistogramOverlaySettings overlay_set;
+
+  GstClHistogramOverlay *overlay;
+  gint downstream_composition;  /* atomic: downstream takes the meta */
 
   /* from set_info (streaming thread) */
   gboolean configured;
@@ -175,6 +192,8 @@ static GstFlowReturn gst_cl_histogram_transform_ip (GstBaseTransform * trans,
 static gboolean gst_cl_histogram_sink_event (GstBaseTransform * trans,
     GstEvent * event);
 static gboolean gst_cl_histogram_start (GstBaseTransform * trans);
+static gboolean gst_cl_histogram_query (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query);
 
 static void
 gst_cl_histogram_class_init (GstClHistogramClass * klass)
@@ -234,6 +253,14 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
           "Nanoseconds of video per message (0 = one message per frame); "
           "frames of an interval are accumulated, the last partial interval "
           "is posted at EOS", 0, G_MAXUINT64, DEFAULT_PROP_INTERVAL, live));
+  g_object_class_install_property (gobject_class, PROP_ATTACH_META,
+      g_param_spec_boolean ("attach-meta", "Attach meta",
+          "Attach each frame's histogram (the \"histogram\" message's "
+          "structure; with interval > 0 the interval so far) to the buffer "
+          "as a GstCustomMeta named \"" GST_CL_HISTOGRAM_META_NAME "\"",
+          DEFAULT_PROP_ATTACH_META, live));
+  gst_cl_histogram_overlay_install (gobject_class, PROP_OVERLAY_FIRST);
+  gst_cl_histogram_meta_register ();
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -242,7 +269,9 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
       "Computes video histograms on an OpenCL device and posts them as "
       "\"histogram\" element messages", "gst-opencl-filters");
 
-  trans_class->passthrough_on_same_caps = TRUE;
+  /* FALSE: passthrough follows overlay and attach-meta (update_passthrough),
+   * caps are the same on both sides anyway */
+  trans_class->passthrough_on_same_caps = FALSE;
   /* TRUE: transform_ip is called in passthrough with the buffer as it
    * came (possibly not writable; we only read it). With FALSE basetransform
    * would not call it at all in passthrough. */
@@ -250,6 +279,7 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
   trans_class->transform_ip = gst_cl_histogram_transform_ip;
   trans_class->sink_event = gst_cl_histogram_sink_event;
   trans_class->start = gst_cl_histogram_start;
+  trans_class->query = gst_cl_histogram_query;
 
   filter_class->set_info = gst_cl_histogram_set_info;
   filter_class->reset = gst_cl_histogram_reset;
@@ -270,6 +300,9 @@ gst_cl_histogram_init (GstClHistogram * self)
   self->roi_height = DEFAULT_PROP_ROI_HEIGHT;
   self->post_messages = DEFAULT_PROP_POST_MESSAGES;
   self->interval = DEFAULT_PROP_INTERVAL;
+  self->attach_meta = DEFAULT_PROP_ATTACH_META;
+  gst_cl_histogram_overlay_settings_init (&self->overlay_set);
+  self->overlay = gst_cl_histogram_overlay_new ();
   self->start_ts = self->end_ts = self->prev_ts = GST_CLOCK_TIME_NONE;
 
   gst_base_transform_set_passthrough (trans, TRUE);
@@ -290,6 +323,19 @@ frame_size (GstClHistogram * self, gint * w, gint * h, guint * range)
   *h = GST_VIDEO_INFO_HEIGHT (info);
   *range = self->range;
   return TRUE;
+}
+
+/* Drawing or attaching needs a writable buffer: in place (a copy only when
+ * the buffer is shared) instead of passthrough */
+static void
+update_passthrough (GstClHistogram * self)
+{
+  gboolean write;
+
+  GST_OBJECT_LOCK (self);
+  write = self->overlay_set.enabled || self->attach_meta;
+  GST_OBJECT_UNLOCK (self);
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), !write);
 }
 
 static void
@@ -343,11 +389,19 @@ gst_cl_histogram_set_property (GObject * object, guint prop_id,
     case PROP_INTERVAL:
       self->interval = g_value_get_uint64 (value);
       break;
+    case PROP_ATTACH_META:
+      self->attach_meta = g_value_get_boolean (value);
+      break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (prop_id < PROP_OVERLAY_FIRST ||
+          !gst_cl_histogram_overlay_set_property (&self->overlay_set,
+              prop_id - PROP_OVERLAY_FIRST, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
+  if (prop_id == PROP_ATTACH_META || prop_id == PROP_OVERLAY_FIRST)
+    update_passthrough (self);
 }
 
 static void
@@ -382,8 +436,14 @@ gst_cl_histogram_get_property (GObject * object, guint prop_id,
     case PROP_INTERVAL:
       g_value_set_uint64 (value, self->interval);
       break;
+    case PROP_ATTACH_META:
+      g_value_set_boolean (value, self->attach_meta);
+      break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (prop_id < PROP_OVERLAY_FIRST ||
+          !gst_cl_histogram_overlay_get_property (&self->overlay_set,
+              prop_id - PROP_OVERLAY_FIRST, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -393,6 +453,7 @@ static void
 gst_cl_histogram_finalize (GObject * object)
 {
   gst_cl_histogram_reset (GST_CL_BASE_FILTER (object));
+  gst_cl_histogram_overlay_free (GST_CL_HISTOGRAM (object)->overlay);
   G_OBJECT_CLASS (gst_cl_histogram_parent_class)->finalize (object);
 }
 
@@ -698,6 +759,8 @@ gst_cl_histogram_start (GstBaseTransform * trans)
 
   self->frames = self->pixels = 0;
   self->start_ts = self->end_ts = self->prev_ts = GST_CLOCK_TIME_NONE;
+  /* blend until downstream says it takes the composition meta */
+  g_atomic_int_set (&self->downstream_composition, FALSE);
   return GST_BASE_TRANSFORM_CLASS (gst_cl_histogram_parent_class)->start
       (trans);
 }
@@ -795,50 +858,71 @@ enqueue_pass (GstClHistogram * self, GstClContext * ctx, Pass * pass,
   return err;
 }
 
-/* Posts a message of @frames frames summed in @counts, covering
- * [@start, @end) (GST_CLOCK_TIME_NONE when unstamped) */
-static void
-post_counts (GstClHistogram * self, const guint64 * counts, guint64 frames,
-    guint64 pixels, GstClockTime start, GstClockTime end)
+/* Frames summed in @counts, covering [@start, @end) (GST_CLOCK_TIME_NONE
+ * when unstamped) */
+typedef struct
+{
+  const guint64 *counts;
+  guint64 frames, pixels;
+  GstClockTime start, end;
+} Tally;
+
+/* The "histogram" structure of @t */
+static GstStructure *
+tally_structure (GstClHistogram * self, const Tally * t)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstClHistogramResult r = { 0, };
   const GstVideoInfo *info =
       gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self));
-  GstStructure *s;
   guint bins;
 
   GST_OBJECT_LOCK (self);
   bins = MIN (self->bins, self->range);
   GST_OBJECT_UNLOCK (self);
 
-  r.timestamp = start;
+  r.timestamp = t->start;
   /* only a TIME segment maps timestamps (appsrc's default is BYTES) */
   r.stream_time = r.running_time = GST_CLOCK_TIME_NONE;
   if (trans->segment.format == GST_FORMAT_TIME) {
     r.stream_time = gst_segment_to_stream_time (&trans->segment,
-        GST_FORMAT_TIME, start);
+        GST_FORMAT_TIME, t->start);
     r.running_time = gst_segment_to_running_time (&trans->segment,
-        GST_FORMAT_TIME, start);
+        GST_FORMAT_TIME, t->start);
   }
-  r.duration = GST_CLOCK_TIME_IS_VALID (start) &&
-      GST_CLOCK_TIME_IS_VALID (end) && end >= start ? end - start :
-      GST_CLOCK_TIME_NONE;
+  r.duration = GST_CLOCK_TIME_IS_VALID (t->start) &&
+      GST_CLOCK_TIME_IS_VALID (t->end) && t->end >= t->start ?
+      t->end - t->start : GST_CLOCK_TIME_NONE;
   r.width = GST_VIDEO_INFO_WIDTH (info);
   r.height = GST_VIDEO_INFO_HEIGHT (info);
   r.roi_x = self->last_roi[0];
   r.roi_y = self->last_roi[1];
   r.roi_width = self->last_roi[2];
   r.roi_height = self->last_roi[3];
-  r.frames = frames;
-  r.pixels = pixels;
+  r.frames = t->frames;
+  r.pixels = t->pixels;
   r.bins = bins;
   r.range = self->range;
   r.n_channels = self->n_channels;
   r.names = self->names;
-  r.counts = counts;
-  s = gst_cl_histogram_make_structure (&r);
+  r.counts = t->counts;
+  return gst_cl_histogram_make_structure (&r);
+}
 
+/* The interval so far */
+static void
+interval_tally (GstClHistogram * self, Tally * t)
+{
+  t->counts = self->accum;
+  t->frames = self->frames;
+  t->pixels = self->pixels;
+  t->start = self->start_ts;
+  t->end = self->end_ts;
+}
+
+static void
+post_structure (GstClHistogram * self, GstStructure * s)
+{
   /* posted without the object lock held: handlers may read properties */
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
@@ -848,14 +932,25 @@ post_counts (GstClHistogram * self, const guint64 * counts, guint64 frames,
 static void
 post_message (GstClHistogram * self)
 {
+  GstStructure *s;
+  gboolean post;
+  Tally t;
+
   if (!self->frames || !self->accum)
     return;
-  post_counts (self, self->accum, self->frames, self->pixels, self->start_ts,
-      self->end_ts);
+  GST_OBJECT_LOCK (self);
+  post = self->post_messages;
+  GST_OBJECT_UNLOCK (self);
+  /* overlay or meta alone still count: the interval ends all the same */
+  interval_tally (self, &t);
+  s = post ? tally_structure (self, &t) : NULL;
+
   memset (self->accum, 0, (gsize) self->n_channels * self->range *
       sizeof (guint64));
   self->frames = self->pixels = 0;
   self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+  if (s)
+    post_structure (self, s);
 }
 
 /* Adds the counts just read back (self->host) to @dst */
@@ -915,6 +1010,45 @@ get_roi (GstClHistogram * self, const GstVideoInfo * info, gint * roi)
   roi[3] = (h == 0 || h > fh - y) ? fh - y : h;
 }
 
+/* The overlay and the meta of @buf: the interval so far (this frame when
+ * interval is 0) */
+static gboolean
+decorate (GstClHistogram * self, GstBuffer * buf, gboolean attach_meta,
+    const GstClHistogramOverlaySettings * ov, const Tally * t)
+{
+  const GstVideoInfo *info =
+      gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self));
+  GstClHistogramOverlayData d = { self->n_channels, self->names,
+    t->counts, self->range, 0
+  };
+
+  if (!gst_buffer_is_writable (buf)) {
+    /* overlay or attach-meta was just switched on: passthrough ends with
+     * the next buffer */
+    GST_DEBUG_OBJECT (self, "buffer not writable, not decorated");
+    return TRUE;
+  }
+  if (attach_meta) {
+    GstStructure *s = tally_structure (self, t);
+    gst_cl_histogram_meta_attach (buf, s);
+    gst_structure_free (s);
+  }
+  if (!ov->enabled)
+    return TRUE;
+  GST_OBJECT_LOCK (self);
+  d.bins = MIN (self->bins, self->range);
+  GST_OBJECT_UNLOCK (self);
+  if (!gst_cl_histogram_overlay_draw (self->overlay, ov, info, buf,
+          g_atomic_int_get (&self->downstream_composition), &d)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+        ("Could not draw the histogram overlay"),
+        ("could not map the %s frame for writing or allocate the overlay",
+            GST_VIDEO_INFO_NAME (info)));
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static GstFlowReturn
 gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
@@ -924,8 +1058,10 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   const GstVideoInfo *info = gst_cl_base_filter_get_in_info (filter);
   GstClockTime ts = GST_BUFFER_PTS (buf), dur = GST_BUFFER_DURATION (buf);
   GstClFrame frame;
-  gboolean post;
+  GstClHistogramOverlaySettings ov;
+  gboolean post, attach_meta, complete;
   guint64 interval, pixels;
+  Tally t;
   gsize n, i;
   gint roi[4];
   cl_int err = CL_SUCCESS;
@@ -933,8 +1069,10 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   GST_OBJECT_LOCK (self);
   post = self->post_messages;
   interval = self->interval;
+  attach_meta = self->attach_meta;
+  ov = self->overlay_set;
   GST_OBJECT_UNLOCK (self);
-  if (!post)
+  if (!post && !attach_meta && !ov.enabled)
     return GST_FLOW_OK;
   if (!self->configured) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
@@ -972,12 +1110,19 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   pixels = (guint64) roi[2] * roi[3];
 
   if (interval > 0 && !GST_CLOCK_TIME_IS_VALID (ts)) {
-    /* an unstamped frame belongs to no interval: a message of its own,
-     * the interval in progress goes on */
+    /* an unstamped frame belongs to no interval: a message (and meta) of
+     * its own, the interval in progress goes on */
+    Tally lone = { self->single, 1, pixels, GST_CLOCK_TIME_NONE,
+      GST_CLOCK_TIME_NONE
+    };
+
     memset (self->single, 0, n * sizeof (guint64));
     add_frame_counts (self, self->single);
-    post_counts (self, self->single, 1, pixels, GST_CLOCK_TIME_NONE,
-        GST_CLOCK_TIME_NONE);
+    if ((attach_meta || ov.enabled) && !decorate (self, buf, attach_meta,
+            &ov, &lone))
+      return GST_FLOW_ERROR;
+    if (post)
+      post_structure (self, tally_structure (self, &lone));
     return GST_FLOW_OK;
   }
   if (GST_CLOCK_TIME_IS_VALID (ts) && GST_CLOCK_TIME_IS_VALID (self->prev_ts)
@@ -1006,10 +1151,38 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
       self->end_ts = end;
     self->prev_ts = ts;
   }
-  if (interval == 0 || !GST_CLOCK_TIME_IS_VALID (self->start_ts) ||
-      self->end_ts - self->start_ts >= interval)
+  complete = interval == 0 || !GST_CLOCK_TIME_IS_VALID (self->start_ts) ||
+      self->end_ts - self->start_ts >= interval;
+  interval_tally (self, &t);
+  if ((attach_meta || ov.enabled) && !decorate (self, buf, attach_meta, &ov,
+          &t))
+    return GST_FLOW_ERROR;
+  if (complete)
     post_message (self);
   return GST_FLOW_OK;
+}
+
+/* Like cairooverlay: in passthrough and in place GstBaseTransform never calls
+ * decide_allocation; downstream's answer to upstream's ALLOCATION query
+ * passes here and says whether it takes GstVideoOverlayCompositionMeta. */
+static gboolean
+gst_cl_histogram_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+  gboolean ret = GST_BASE_TRANSFORM_CLASS (gst_cl_histogram_parent_class)->query
+      (trans, direction, query);
+
+  if (direction == GST_PAD_SINK &&
+      GST_QUERY_TYPE (query) == GST_QUERY_ALLOCATION) {
+    gboolean meta = ret && gst_query_find_allocation_meta (query,
+        GST_VIDEO_OVERLAY_COMPOSITION_META_API_TYPE, NULL);
+
+    GST_DEBUG_OBJECT (self, "downstream %s overlay composition meta",
+        meta ? "takes" : "does not take");
+    g_atomic_int_set (&self->downstream_composition, meta);
+  }
+  return ret;
 }
 
 static gboolean

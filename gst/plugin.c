@@ -31,6 +31,8 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (clhistogram, plugin);
   ret |= GST_ELEMENT_REGISTER (clconvolve, plugin);
   ret |= GST_ELEMENT_REGISTER (clintegral, plugin);
+  ret |= GST_ELEMENT_REGISTER (clupload, plugin);
+  ret |= GST_ELEMENT_REGISTER (cldownload, plugin);
 
   return ret;
 }

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# On the GPU machine (see shared/guide/GPU.md), from the project root, with
-# .gpu (gpu-bundle) and build-gpu (meson release build) carried along:
+# The whole GPU correctness and benchmark run, in one command, on a machine
+# with a GPU OpenCL driver. Prepare on the build machine, from the project root:
+#   scripts/gpu-bundle.sh .gpu     # only where the GPU machine lacks GStreamer
+#   meson setup build-gpu --buildtype=release && meson compile -C build-gpu
+# then, on the GPU machine, from the project root with .gpu and build-gpu:
 #   scripts/gpu-check.sh OUTDIR [TEST_TIMEOUT_S]
-# Runs every test binary on the GPU (device auto = first GPU), then the
-# benchmark: end to end with kernel-only times, and 1080p beside the C
-# references. OUTDIR gets the CSVs and logs.tgz (test logs, tables).
+# Runs every test binary on the GPU (device auto = first GPU), the first-frame
+# timings, then the benchmark: end to end with kernel-only times, and 1080p
+# beside the C references. OUTDIR gets the CSVs and logs.tgz. Exits non-zero
+# when any step failed.
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [TEST_TIMEOUT_S]}
 tmo=${2:-200}
 logs=$(mktemp -d)
 mkdir -p "$out"
-source .gpu/env.sh
+failed=0
+if [ -f .gpu/env.sh ]; then source .gpu/env.sh; fi
 export GST_PLUGIN_PATH=$PWD/build-gpu/gst GST_PLUGIN_PATH_1_0=$PWD/build-gpu/gst
 export GST_CL_CACHE_DIR=/tmp/gst-cl-cache CK_DEFAULT_TIMEOUT=600
 # NVIDIA's OpenCL does not survive fork() once the parent has used it (the
@@ -18,21 +23,28 @@ export GST_CL_CACHE_DIR=/tmp/gst-cl-cache CK_DEFAULT_TIMEOUT=600
 export CK_FORK=no
 bench=build-gpu/tests/bench/clbench
 
-{ clinfo -l; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } \
-  > "$logs/device.txt" 2>&1
-gst-inspect-1.0 clfilters > "$logs/inspect.txt" 2>&1
-
-for t in clcontext clhistogram clconvolve clintegral; do
+step() { # step NAME TIMEOUT CMD...: runs CMD, logs it, counts a failure
+  local name=$1 t=$2 start rc; shift 2
   start=$(date +%s)
-  timeout "$tmo" build-gpu/tests/test-$t > "$logs/test-$t.log" 2>&1
-  echo "test $t rc=$? ($(( $(date +%s) - start )) s): $(grep -h 'Checks' "$logs/test-$t.log")"
-  grep -h ':F:\|:E:' "$logs/test-$t.log" | head -5
-done
+  timeout "$t" "$@" > "$logs/$name.log" 2>&1
+  rc=$?
+  echo "$name rc=$rc ($(( $(date +%s) - start )) s)"
+  if [ $rc -ne 0 ]; then failed=$((failed + 1)); tail -n 5 "$logs/$name.log"; fi
+}
 
-run() { local name=$1; shift; local start=$(date +%s)
-  timeout 120 "$bench" --device gpu "$@" --csv "$out/$name.csv" > "$logs/$name.txt" 2>&1
-  echo "bench $name rc=$? ($(( $(date +%s) - start )) s)"; }
-run gpu-e2e --sizes 1920x1080,3840x2160,7680x4320 --formats RGBA,GRAY8 --kernel-sizes 3,7,15,31 --no-yardsticks
-run gpu-kernel --kernel-time --no-yardsticks --no-fixed --sizes 1920x1080,3840x2160,7680x4320 --formats RGBA,GRAY8 --kernel-sizes 7
-run gpu-cref --sizes 1920x1080 --formats RGBA,GRAY8 --elements integral,histogram --no-fixed
+step device 60 sh -c 'clinfo -l && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv'
+step inspect 60 gst-inspect-1.0 clfilters
+for t in clcontext clhistogram clconvolve clintegral; do
+  step "test-$t" "$tmo" "build-gpu/tests/test-$t"
+  grep -h 'Checks\|:F:\|:E:' "$logs/test-$t.log" | head -6
+done
+step gpu-e2e 120 "$bench" --device gpu --sizes 1920x1080,3840x2160,7680x4320 \
+  --formats RGBA,GRAY8 --kernel-sizes 3,7,15,31 --no-yardsticks --csv "$out/gpu-e2e.csv"
+step gpu-kernel 120 "$bench" --device gpu --kernel-time --no-yardsticks --no-fixed \
+  --sizes 1920x1080,3840x2160,7680x4320 --formats RGBA,GRAY8 --kernel-sizes 7 \
+  --csv "$out/gpu-kernel.csv"
+step gpu-cref 120 "$bench" --device gpu --sizes 1920x1080 --formats RGBA,GRAY8 \
+  --elements integral,histogram --no-fixed --csv "$out/gpu-cref.csv"
 tar czf "$out/logs.tgz" -C "$logs" .
+echo "gpu-check: $failed step(s) failed"
+[ $failed -eq 0 ]

@@ -7,6 +7,7 @@ scripts/install-deps.sh
 scripts/build.sh
 clinfo -l || true
 meson test -C build --print-errorlogs
+scripts/check-install.sh
 # memcheck (fails on errors and definite leaks; see tests/valgrind.supp):
 # the runtime's context and allocation cases, and clhistogram's messages,
 # intervals, luma and error paths (its format sweeps take tens of minutes

@@ -1,0 +1,862 @@
+/* clhistogram's live overlay (see the header and docs/clhistogram.md).
+ *
+ * The graph is rendered on the host into an ARGB buffer from a small pool
+ * (a rectangle travels downstream and stays immutable while a sink holds it,
+ * so its pixels cannot be reused in place); per frame only the small
+ * rectangle and composition objects are made, and for the formats
+ * blend_fast handles not even those. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+#include "gstclhistogramoverlay.h"
+
+#define DEFAULT_OVERLAY FALSE
+#define DEFAULT_SCALE GST_CL_HISTOGRAM_OVERLAY_LOG
+#define DEFAULT_POSITION GST_CL_HISTOGRAM_OVERLAY_BOTTOM_RIGHT
+#define DEFAULT_WIDTH 0
+#define DEFAULT_HEIGHT 0
+#define DEFAULT_ALPHA 0.5
+#define DEFAULT_MODE GST_CL_HISTOGRAM_OVERLAY_OVERLAID
+
+/* automatic box: a third of the frame, at most one column per 8-bit value
+ * plus the padding */
+#define AUTO_MAX_WIDTH 264
+#define PAD 4                   /* inner padding of boxes of 32x32 and up */
+
+/* "gstreamer": blend with gst_video_overlay_composition_blend whatever the
+ * format (tests and benchmarks compare the two blenders this way) */
+#define BLEND_ENV "GST_CL_HISTOGRAM_OVERLAY_BLEND"
+
+/* property ids relative to the first one */
+enum
+{
+  OV_PROP_OVERLAY,
+  OV_PROP_SCALE,
+  OV_PROP_POSITION,
+  OV_PROP_WIDTH,
+  OV_PROP_HEIGHT,
+  OV_PROP_ALPHA,
+  OV_PROP_MODE,
+};
+
+G_STATIC_ASSERT (OV_PROP_MODE + 1 == GST_CL_HISTOGRAM_OVERLAY_N_PROPS);
+
+static GType
+scale_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_HISTOGRAM_OVERLAY_LINEAR, "Bar height proportional to the count",
+        "linear"},
+    {GST_CL_HISTOGRAM_OVERLAY_LOG, "Bar height proportional to log(1 + count)",
+        "log"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type,
+        g_enum_register_static ("GstClHistogramOverlayScale", values));
+  return type;
+}
+
+static GType
+position_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_HISTOGRAM_OVERLAY_TOP_LEFT, "Top left corner", "top-left"},
+    {GST_CL_HISTOGRAM_OVERLAY_TOP_RIGHT, "Top right corner", "top-right"},
+    {GST_CL_HISTOGRAM_OVERLAY_BOTTOM_LEFT, "Bottom left corner",
+        "bottom-left"},
+    {GST_CL_HISTOGRAM_OVERLAY_BOTTOM_RIGHT, "Bottom right corner",
+        "bottom-right"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type,
+        g_enum_register_static ("GstClHistogramOverlayPosition", values));
+  return type;
+}
+
+static GType
+mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_HISTOGRAM_OVERLAY_OVERLAID, "All channels on one graph",
+        "overlaid"},
+    {GST_CL_HISTOGRAM_OVERLAY_PARADE, "One graph per channel, side by side",
+        "parade"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type,
+        g_enum_register_static ("GstClHistogramOverlayMode", values));
+  return type;
+}
+
+void
+gst_cl_histogram_overlay_settings_init (GstClHistogramOverlaySettings * s)
+{
+  s->enabled = DEFAULT_OVERLAY;
+  s->scale = DEFAULT_SCALE;
+  s->position = DEFAULT_POSITION;
+  s->width = DEFAULT_WIDTH;
+  s->height = DEFAULT_HEIGHT;
+  s->alpha = DEFAULT_ALPHA;
+  s->mode = DEFAULT_MODE;
+}
+
+void
+gst_cl_histogram_overlay_install (GObjectClass * klass, guint first_id)
+{
+  GParamFlags live = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_CONTROLLABLE;
+
+  g_object_class_install_property (klass, first_id + OV_PROP_OVERLAY,
+      g_param_spec_boolean ("overlay", "Overlay",
+          "Draw the histogram onto the frames (as a "
+          "GstVideoOverlayCompositionMeta when downstream supports it, else "
+          "blended into the pixels); FALSE: frames pass through untouched",
+          DEFAULT_OVERLAY, live));
+  g_object_class_install_property (klass, first_id + OV_PROP_SCALE,
+      g_param_spec_enum ("overlay-scale", "Overlay scale",
+          "Height of the overlay's bars: linear in the count, or "
+          "logarithmic (shows small counts)", scale_get_type (),
+          DEFAULT_SCALE, live));
+  g_object_class_install_property (klass, first_id + OV_PROP_POSITION,
+      g_param_spec_enum ("overlay-position", "Overlay position",
+          "Corner of the frame the overlay is drawn in", position_get_type (),
+          DEFAULT_POSITION, live));
+  g_object_class_install_property (klass, first_id + OV_PROP_WIDTH,
+      g_param_spec_int ("overlay-width", "Overlay width",
+          "Width of the overlay box in pixels (0 = a third of the frame "
+          "width, at most 264; clipped to the frame)", 0, 16384,
+          DEFAULT_WIDTH, live));
+  g_object_class_install_property (klass, first_id + OV_PROP_HEIGHT,
+      g_param_spec_int ("overlay-height", "Overlay height",
+          "Height of the overlay box in pixels (0 = half its width, at most "
+          "a third of the frame height; clipped to the frame)", 0, 16384,
+          DEFAULT_HEIGHT, live));
+  g_object_class_install_property (klass, first_id + OV_PROP_ALPHA,
+      g_param_spec_double ("overlay-alpha", "Overlay alpha",
+          "Opacity of the dark box behind the bars (0 = bars only, "
+          "1 = opaque black); bars are opaque", 0.0, 1.0, DEFAULT_ALPHA,
+          live));
+  g_object_class_install_property (klass, first_id + OV_PROP_MODE,
+      g_param_spec_enum ("overlay-mode", "Overlay mode",
+          "overlaid: every channel on one graph (overlaps add up: red + "
+          "green = yellow); parade: one graph per channel, side by side",
+          mode_get_type (), DEFAULT_MODE, live));
+
+  gst_type_mark_as_plugin_api (scale_get_type (), 0);
+  gst_type_mark_as_plugin_api (position_get_type (), 0);
+  gst_type_mark_as_plugin_api (mode_get_type (), 0);
+}
+
+gboolean
+gst_cl_histogram_overlay_set_property (GstClHistogramOverlaySettings * s,
+    guint id, const GValue * value)
+{
+  switch (id) {
+    case OV_PROP_OVERLAY:
+      s->enabled = g_value_get_boolean (value);
+      break;
+    case OV_PROP_SCALE:
+      s->scale = g_value_get_enum (value);
+      break;
+    case OV_PROP_POSITION:
+      s->position = g_value_get_enum (value);
+      break;
+    case OV_PROP_WIDTH:
+      s->width = g_value_get_int (value);
+      break;
+    case OV_PROP_HEIGHT:
+      s->height = g_value_get_int (value);
+      break;
+    case OV_PROP_ALPHA:
+      s->alpha = g_value_get_double (value);
+      break;
+    case OV_PROP_MODE:
+      s->mode = g_value_get_enum (value);
+      break;
+    default:
+      return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_cl_histogram_overlay_get_property (const GstClHistogramOverlaySettings *
+    s, guint id, GValue * value)
+{
+  switch (id) {
+    case OV_PROP_OVERLAY:
+      g_value_set_boolean (value, s->enabled);
+      break;
+    case OV_PROP_SCALE:
+      g_value_set_enum (value, s->scale);
+      break;
+    case OV_PROP_POSITION:
+      g_value_set_enum (value, s->position);
+      break;
+    case OV_PROP_WIDTH:
+      g_value_set_int (value, s->width);
+      break;
+    case OV_PROP_HEIGHT:
+      g_value_set_int (value, s->height);
+      break;
+    case OV_PROP_ALPHA:
+      g_value_set_double (value, s->alpha);
+      break;
+    case OV_PROP_MODE:
+      g_value_set_enum (value, s->mode);
+      break;
+    default:
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- drawing ---- */
+
+/* the box in frame coordinates and its visible (clipped) part */
+typedef struct
+{
+  gint x, y, w, h;              /* whole box, may reach outside the frame */
+  gint vx, vy, vw, vh;          /* visible part */
+  gint pad;
+} Box;
+
+struct _GstClHistogramOverlay
+{
+  gboolean gst_blend;           /* always gst_video_overlay_composition_blend */
+  GstBufferPool *pool;          /* ARGB pixels of the visible box */
+  GstVideoInfo argb;
+  GstBuffer *aligned;           /* scratch frame for odd layouts */
+  GstVideoInfo aligned_info;
+  guint64 *bars;                /* bins */
+  guint64 *cols;                /* one panel's columns */
+  guint16 *heights;             /* n_channels * graph width */
+  gsize bars_len, cols_len, heights_len;
+};
+
+GstClHistogramOverlay *
+gst_cl_histogram_overlay_new (void)
+{
+  GstClHistogramOverlay *ov = g_new0 (GstClHistogramOverlay, 1);
+  const gchar *b = g_getenv (BLEND_ENV);
+
+  ov->gst_blend = b && !g_ascii_strcasecmp (b, "gstreamer");
+  return ov;
+}
+
+static void
+drop_pool (GstClHistogramOverlay * ov)
+{
+  if (ov->pool) {
+    gst_buffer_pool_set_active (ov->pool, FALSE);
+    gst_clear_object (&ov->pool);
+  }
+}
+
+void
+gst_cl_histogram_overlay_free (GstClHistogramOverlay * ov)
+{
+  if (!ov)
+    return;
+  drop_pool (ov);
+  gst_clear_buffer (&ov->aligned);
+  g_free (ov->bars);
+  g_free (ov->cols);
+  g_free (ov->heights);
+  g_free (ov);
+}
+
+/* Grows *@p to @n elements of @size bytes; steady state never reallocates */
+static gpointer
+ensure (gpointer * p, gsize * len, gsize n, gsize size)
+{
+  if (*len < n) {
+    g_free (*p);
+    *p = g_malloc0_n (n, size);
+    *len = n;
+  }
+  return *p;
+}
+
+static void
+place_box (const GstClHistogramOverlaySettings * s, gint fw, gint fh,
+    Box * b)
+{
+  gint margin = MIN (fw, fh) / 40;
+  gboolean left = s->position == GST_CL_HISTOGRAM_OVERLAY_TOP_LEFT ||
+      s->position == GST_CL_HISTOGRAM_OVERLAY_BOTTOM_LEFT;
+  gboolean top = s->position == GST_CL_HISTOGRAM_OVERLAY_TOP_LEFT ||
+      s->position == GST_CL_HISTOGRAM_OVERLAY_TOP_RIGHT;
+  gint x1, y1;
+
+  b->w = s->width ? s->width : CLAMP (fw / 3, 1, AUTO_MAX_WIDTH);
+  b->h = s->height ? s->height : MAX (1, MIN (fh / 3, b->w / 2));
+  b->pad = MIN (b->w, b->h) >= 32 ? PAD : 0;
+  /* widths are at most 16384 (pspec): no overflow */
+  b->x = left ? margin : fw - margin - b->w;
+  b->y = top ? margin : fh - margin - b->h;
+  b->vx = MAX (b->x, 0);
+  b->vy = MAX (b->y, 0);
+  x1 = MIN (b->x + b->w, fw);
+  y1 = MIN (b->y + b->h, fh);
+  b->vw = MAX (x1 - b->vx, 0);
+  b->vh = MAX (y1 - b->vy, 0);
+}
+
+/* channel colours as 0xRRGGBB, by name */
+static guint32
+channel_colour (const gchar * name)
+{
+  static const struct
+  {
+    const gchar *name;
+    guint32 rgb;
+  } colours[] = {
+    {"red", 0xff4040}, {"green", 0x40ff40}, {"blue", 0x4060ff},
+    {"luma", 0xffffff}, {"u", 0x40a0ff}, {"v", 0xff5090},
+    {"alpha", 0xa0a0a0},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (colours); i++)
+    if (!strcmp (name, colours[i].name))
+      return colours[i].rgb;
+  return 0xffffff;
+}
+
+static guint
+bar_height (GstClHistogramOverlayScale scale, guint64 c, guint64 cmax,
+    guint gh)
+{
+  gdouble f;
+
+  if (c == 0)
+    return 0;
+  f = scale == GST_CL_HISTOGRAM_OVERLAY_LOG ?
+      log1p ((gdouble) c) / log1p ((gdouble) cmax) : (gdouble) c / cmax;
+  /* any sample shows: at least one pixel */
+  return CLAMP ((guint) (gh * f + 0.5), 1, gh);
+}
+
+/* Heights of channel @c's @pw columns into @out */
+static void
+channel_heights (GstClHistogramOverlay * ov,
+    const GstClHistogramOverlaySettings * s,
+    const GstClHistogramOverlayData * d, guint c, guint pw, guint gh,
+    guint16 * out)
+{
+  const guint64 *h = d->counts + (gsize) c * d->range;
+  guint64 *bars = ov->bars, *cols = ov->cols, cmax = 0;
+  guint v, x, b;
+
+  memset (bars, 0, d->bins * sizeof (guint64));
+  for (v = 0; v < d->range; v++)
+    bars[(guint64) v * d->bins / d->range] += h[v];
+  if (pw >= d->bins) {
+    /* a bar spans several columns */
+    for (x = 0; x < pw; x++)
+      cols[x] = bars[(guint64) x * d->bins / pw];
+  } else {
+    memset (cols, 0, pw * sizeof (guint64));
+    for (b = 0; b < d->bins; b++)
+      cols[(guint64) b * pw / d->bins] += bars[b];
+  }
+  for (x = 0; x < pw; x++)
+    cmax = MAX (cmax, cols[x]);
+  for (x = 0; x < pw; x++)
+    out[x] = bar_height (s->scale, cols[x], cmax, gh);
+}
+
+static gboolean
+ensure_pool (GstClHistogramOverlay * ov, gint w, gint h)
+{
+  GstStructure *config;
+  GstCaps *caps;
+
+  if (ov->pool && GST_VIDEO_INFO_WIDTH (&ov->argb) == w &&
+      GST_VIDEO_INFO_HEIGHT (&ov->argb) == h)
+    return TRUE;
+  drop_pool (ov);
+  gst_video_info_set_format (&ov->argb, GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB,
+      w, h);
+  caps = gst_video_info_to_caps (&ov->argb);
+  ov->pool = gst_video_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (ov->pool);
+  /* no maximum: a sink holding rectangles never stalls the stream */
+  gst_buffer_pool_config_set_params (config, caps, ov->argb.size, 2, 0);
+  gst_buffer_pool_config_add_option (config,
+      GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_caps_unref (caps);
+  if (!gst_buffer_pool_set_config (ov->pool, config) ||
+      !gst_buffer_pool_set_active (ov->pool, TRUE)) {
+    drop_pool (ov);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static guint32
+add_light (guint32 a, guint32 b)
+{
+  guint32 r = MIN (((a >> 16) & 0xff) + ((b >> 16) & 0xff), 255);
+  guint32 g = MIN (((a >> 8) & 0xff) + ((b >> 8) & 0xff), 255);
+
+  return (r << 16) | (g << 8) | MIN ((a & 0xff) + (b & 0xff), 255);
+}
+
+/* Renders the visible part of box @b into @frame (ARGB, native endian):
+ * the background everywhere, then the bars column by column, each lit pixel
+ * written once in the sum of the colours of the bars that reach it
+ * (overlapping channels mix like light: red + green = yellow) */
+static void
+render (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
+    const GstClHistogramOverlayData * d, const Box * b, GstVideoFrame * frame)
+{
+  guint n = d->n_channels;
+  gboolean parade = s->mode == GST_CL_HISTOGRAM_OVERLAY_PARADE && n > 1;
+  gint gw = MAX (b->w - 2 * b->pad, 0), gh = MAX (b->h - 2 * b->pad, 0);
+  gint gap = parade ? b->pad : 0;
+  gint pw = parade ? MAX ((gw - (gint) (n - 1) * gap) / (gint) n, 0) : gw;
+  /* frame row of the graph's bottom row */
+  gint bottom = b->y + b->pad + gh - 1;
+  guint32 bg = (guint32) (s->alpha * 255 + 0.5) << 24;
+  guint32 colour[8];
+  guint16 *heights;
+  guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  gint row, col;
+  guint c;
+
+  for (col = 0; col < b->vw; col++)
+    ((guint32 *) data)[col] = bg;
+  for (row = 1; row < b->vh; row++)
+    memcpy (data + (gsize) row * stride, data, (gsize) b->vw * 4);
+  if (pw == 0 || gh == 0)
+    return;
+
+  ensure ((gpointer *) & ov->bars, &ov->bars_len, d->bins, sizeof (guint64));
+  ensure ((gpointer *) & ov->cols, &ov->cols_len, pw, sizeof (guint64));
+  heights = ensure ((gpointer *) & ov->heights, &ov->heights_len,
+      (gsize) n * pw, sizeof (guint16));
+  for (c = 0; c < n; c++) {
+    colour[c] = channel_colour (d->names[c]);
+    channel_heights (ov, s, d, c, pw, gh, heights + (gsize) c * pw);
+  }
+
+  for (col = 0; col < b->vw; col++) {
+    gint gx = b->vx - b->x + col - b->pad;      /* column in the graph */
+    guint first = 0, last = n, k;
+    gint r = 0, top = 0;
+
+    if (gx < 0 || gx >= gw)
+      continue;
+    if (parade) {
+      first = gx / (pw + gap);
+      gx -= first * (pw + gap);
+      if (first >= n || gx >= pw)
+        continue;               /* in a gap or the leftover columns */
+      last = first + 1;
+    } else if (gx >= pw) {
+      continue;
+    }
+    for (k = first; k < last; k++)
+      top = MAX (top, heights[(gsize) k * pw + gx]);
+    /* r: graph row from the bottom; the colour changes where a bar ends */
+    while (r < top) {
+      guint32 rgb = 0, px;
+      gint next = top;
+
+      for (k = first; k < last; k++) {
+        gint hk = heights[(gsize) k * pw + gx];
+        if (hk > r) {
+          rgb = add_light (rgb, colour[k]);
+          next = MIN (next, hk);
+        }
+      }
+      px = 0xff000000u | rgb;
+      for (; r < next; r++) {
+        gint y = bottom - r - b->vy;
+        if (y < 0)
+          break;
+        if (y < b->vh)
+          ((guint32 *) (data + (gsize) y * stride))[col] = px;
+      }
+      if (r < next)
+        break;                  /* above the visible part */
+    }
+  }
+}
+
+/* Adds our rectangle to @buf's composition meta, or makes one */
+static void
+attach_rectangle (GstBuffer * buf, GstVideoOverlayRectangle * rect)
+{
+  GstVideoOverlayCompositionMeta *meta =
+      gst_buffer_get_video_overlay_composition_meta (buf);
+  GstVideoOverlayComposition *comp;
+
+  if (meta) {
+    /* upstream's composition (e.g. subtitles): keep it, add ours on top */
+    comp = gst_video_overlay_composition_copy (meta->overlay);
+    gst_video_overlay_composition_add_rectangle (comp, rect);
+    gst_buffer_remove_video_overlay_composition_meta (buf, meta);
+  } else {
+    comp = gst_video_overlay_composition_new (rect);
+  }
+  gst_buffer_add_video_overlay_composition_meta (buf, comp);
+  gst_video_overlay_composition_unref (comp);
+}
+
+/* ---- blending ---- */
+
+/* Formats whose every component is a plain 8-bit or 16-bit LE sample:
+ * blend_fast handles them */
+static gboolean
+can_blend_fast (const GstVideoFormatInfo * fi)
+{
+  guint c;
+
+  if (GST_VIDEO_FORMAT_INFO_IS_COMPLEX (fi) ||
+      GST_VIDEO_FORMAT_INFO_IS_TILED (fi) ||
+      GST_VIDEO_FORMAT_INFO_HAS_PALETTE (fi))
+    return FALSE;
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
+    guint depth = GST_VIDEO_FORMAT_INFO_DEPTH (fi, c);
+
+    if (GST_VIDEO_FORMAT_INFO_SHIFT (fi, c) != 0 || (depth != 8 &&
+            !(depth == 16 && GST_VIDEO_FORMAT_INFO_IS_LE (fi))))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* x * 255-ths, rounded: exact for 0 <= t <= 255 * 255 + 128 */
+#define DIV255(t) (((t) + ((t) >> 8)) >> 8)
+
+/* Component @c of @argb (0xAARRGGBB) in the frame's colour space, 0..255:
+ * RGB as is; Y'CbCr with gst_video_blend's (BT.709, limited range)
+ * weights, so both blenders agree */
+static inline guint
+overlay_sample (guint32 argb, gboolean yuv, guint c)
+{
+  gint r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
+
+  if (c == 3)
+    return argb >> 24;
+  if (!yuv)
+    return c == 0 ? r : c == 1 ? g : b;
+  if (c == 0)
+    return (47 * r + 157 * g + 16 * b + 4096) >> 8;
+  if (c == 1)
+    return CLAMP ((-26 * r - 87 * g + 112 * b + 32768) >> 8, 0, 255);
+  return CLAMP ((112 * r - 102 * g - 10 * b + 32768) >> 8, 0, 255);
+}
+
+/* "Over" into an opaque frame: every sample under the box takes
+ * overlay * a + sample * (1 - a) from the overlay pixel over its first
+ * luma pixel in the box; an alpha component becomes a + alpha * (1 - a).
+ * Only samples under the box are read or written (gst_video_blend unpacks
+ * and packs whole rows): the box costs its own area. The background pixel
+ * @bg, most of the box, goes through a table. */
+static void
+blend_fast (GstVideoFrame * f, const Box * b, const GstVideoFrame * argb,
+    guint32 bg)
+{
+  const GstVideoFormatInfo *fi = f->info.finfo;
+  gboolean yuv = !GST_VIDEO_FORMAT_INFO_IS_RGB (fi);
+  guint bg_a = bg >> 24;
+  guint c;
+
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
+    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
+    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
+    gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (f, c);
+    gint stride = GST_VIDEO_FRAME_COMP_STRIDE (f, c);
+    gboolean deep = GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8;
+    guint8 *data = GST_VIDEO_FRAME_COMP_DATA (f, c);
+    gint sx0 = b->vx >> ws, sx1 = (b->vx + b->vw - 1) >> ws;
+    gint sy0 = b->vy >> hs, sy1 = (b->vy + b->vh - 1) >> hs;
+    guint bg_o = c == 3 ? 255 : overlay_sample (bg, yuv, c);
+    guint8 lut[256];
+    gint sx, sy;
+    guint v;
+
+    for (v = 0; v < 256; v++)
+      lut[v] = DIV255 (bg_o * bg_a + v * (255 - bg_a) + 128);
+
+    for (sy = sy0; sy <= sy1; sy++) {
+      gint oy = MAX (sy << hs, b->vy) - b->vy;
+      const guint32 *src = (const guint32 *) ((const guint8 *)
+          GST_VIDEO_FRAME_PLANE_DATA (argb, 0) +
+          (gsize) oy * GST_VIDEO_FRAME_PLANE_STRIDE (argb, 0));
+      guint8 *p = data + (gsize) sy * stride + (gsize) sx0 * ps;
+      /* overlay pixel over the sample's first luma pixel in the box */
+      gint ox = 0;
+      guint32 last = bg;
+      guint last_o = bg_o;
+
+      for (sx = sx0; sx <= sx1; sx++, p += ps) {
+        guint32 px = src[ox];
+        guint a, o;
+
+        ox = ((sx + 1) << ws) - b->vx;
+        if (G_LIKELY (px == bg && !deep)) {
+          *p = lut[*p];
+          continue;
+        }
+        a = px >> 24;
+        /* bars: runs of one colour along the row */
+        if (px != last) {
+          last = px;
+          last_o = c == 3 ? 255 : overlay_sample (px, yuv, c);
+        }
+        o = last_o;
+        if (a == 255 && !deep) {
+          *p = o;
+          continue;
+        }
+        if (deep) {
+          v = GST_READ_UINT16_LE (p);
+          GST_WRITE_UINT16_LE (p, (o * 257 * a + v * (255 - a) + 127) / 255);
+        } else {
+          v = o * a + *p * (255 - a) + 128;
+          *p = DIV255 (v);
+        }
+      }
+    }
+  }
+}
+
+/* Packed formats of 8-bit samples without subsampling (the RGB family):
+ * the components of a pixel sit together, one pass over the box does them
+ * all (blend_fast's per-component passes would read the box once for
+ * each). Same arithmetic as blend_fast. */
+static gboolean
+is_packed8 (const GstVideoFormatInfo * fi)
+{
+  guint c;
+
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++)
+    if (GST_VIDEO_FORMAT_INFO_PLANE (fi, c) != 0 ||
+        GST_VIDEO_FORMAT_INFO_W_SUB (fi, c) || GST_VIDEO_FORMAT_INFO_H_SUB (fi,
+            c) || GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) != 8 ||
+        GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, c) !=
+        GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0))
+      return FALSE;
+  return GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi) > 1;
+}
+
+static void
+blend_packed8 (GstVideoFrame * f, const Box * b, const GstVideoFrame * argb,
+    guint32 bg)
+{
+  const GstVideoFormatInfo *fi = f->info.finfo;
+  gboolean yuv = !GST_VIDEO_FORMAT_INFO_IS_RGB (fi);
+  guint n = GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi), bg_a = bg >> 24, c, v;
+  gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (f, 0);
+  guint off[4];
+  guint8 lut[4][256];
+  gint x, y;
+
+  for (c = 0; c < n; c++) {
+    guint bg_o = c == 3 ? 255 : overlay_sample (bg, yuv, c);
+
+    off[c] = GST_VIDEO_FRAME_COMP_POFFSET (f, c);
+    for (v = 0; v < 256; v++)
+      lut[c][v] = DIV255 (bg_o * bg_a + v * (255 - bg_a) + 128);
+  }
+  for (y = 0; y < b->vh; y++) {
+    const guint32 *src = (const guint32 *) ((const guint8 *)
+        GST_VIDEO_FRAME_PLANE_DATA (argb, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (argb, 0));
+    guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
+        (gsize) (b->vy + y) * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0) +
+        (gsize) b->vx * ps;
+
+    for (x = 0; x < b->vw; x++, p += ps) {
+      guint32 px = src[x];
+      guint a;
+
+      if (G_LIKELY (px == bg)) {
+        for (c = 0; c < n; c++)
+          p[off[c]] = lut[c][p[off[c]]];
+        continue;
+      }
+      a = px >> 24;
+      if (a == 255 && !yuv) {
+        /* an opaque bar of an RGB frame: its colour, alpha opaque */
+        guint8 rgba[4] = { px >> 16, px >> 8, px, 255 };
+        for (c = 0; c < n; c++)
+          p[off[c]] = rgba[c];
+        continue;
+      }
+      for (c = 0; c < n; c++) {
+        guint o = c == 3 ? 255 : overlay_sample (px, yuv, c);
+        v = o * a + p[off[c]] * (255 - a) + 128;
+        p[off[c]] = DIV255 (v);
+      }
+    }
+  }
+}
+
+/* gst_video_blend's ORC (un)packers load whole pixels (4 bytes for RGBA
+ * and YUY2) with aligned instructions: a plane or row not aligned to its
+ * pixel size ends in a protection fault */
+static gboolean
+is_aligned (const GstVideoFrame * f)
+{
+  gboolean packed422 = GST_VIDEO_INFO_IS_YUV (&f->info) &&
+      GST_VIDEO_FRAME_N_PLANES (f) == 1 &&
+      GST_VIDEO_FRAME_N_COMPONENTS (f) == 3;
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (f); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    guint a;
+
+    gst_video_format_info_component (f->info.finfo, p, comp);
+    a = packed422 ? 4 : GST_VIDEO_FRAME_COMP_PSTRIDE (f, comp[0]);
+    a = a == 3 ? 1 : MIN (a, 4);
+    if ((guintptr) GST_VIDEO_FRAME_PLANE_DATA (f, p) % a ||
+        GST_VIDEO_FRAME_PLANE_STRIDE (f, p) % a)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* gst_video_blend takes the x byte of RGBx-like formats for the pixel's
+ * alpha: where it is 0 the box would come out opaque black. Under the box
+ * it becomes 0xff (opaque, as the format means); it is padding. */
+static void
+make_x_opaque (GstVideoFrame * f, const Box * b)
+{
+  const GstVideoFormatInfo *fi = f->info.finfo;
+  guint xoff;
+  gint x, y;
+
+  if (!GST_VIDEO_FORMAT_INFO_IS_RGB (fi) || GST_VIDEO_FORMAT_INFO_HAS_ALPHA (fi)
+      || GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0) != 4)
+    return;
+  xoff = 6 - GST_VIDEO_FORMAT_INFO_POFFSET (fi, 0) -
+      GST_VIDEO_FORMAT_INFO_POFFSET (fi, 1) -
+      GST_VIDEO_FORMAT_INFO_POFFSET (fi, 2);
+  for (y = b->vy; y < b->vy + b->vh; y++) {
+    guint8 *row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0);
+    for (x = b->vx; x < b->vx + b->vw; x++)
+      row[x * 4 + xoff] = 0xff;
+  }
+}
+
+/* Blends @comp (box @b) into @frame, through an aligned copy where needed */
+static gboolean
+blend (GstClHistogramOverlay * ov, GstVideoOverlayComposition * comp,
+    const Box * b, GstVideoFrame * frame)
+{
+  GstVideoFrame tmp;
+  gboolean ok;
+
+  if (is_aligned (frame)) {
+    make_x_opaque (frame, b);
+    return gst_video_overlay_composition_blend (comp, frame);
+  }
+
+  if (!ov->aligned || GST_VIDEO_INFO_FORMAT (&ov->aligned_info) !=
+      GST_VIDEO_FRAME_FORMAT (frame) ||
+      GST_VIDEO_INFO_WIDTH (&ov->aligned_info) != GST_VIDEO_FRAME_WIDTH (frame)
+      || GST_VIDEO_INFO_HEIGHT (&ov->aligned_info) !=
+      GST_VIDEO_FRAME_HEIGHT (frame)) {
+    GstAllocationParams params = { 0, 15, 0, 0, };
+
+    gst_clear_buffer (&ov->aligned);
+    gst_video_info_set_format (&ov->aligned_info,
+        GST_VIDEO_FRAME_FORMAT (frame), GST_VIDEO_FRAME_WIDTH (frame),
+        GST_VIDEO_FRAME_HEIGHT (frame));
+    ov->aligned = gst_buffer_new_allocate (NULL, ov->aligned_info.size,
+        &params);
+  }
+  if (!ov->aligned || !gst_video_frame_map (&tmp, &ov->aligned_info,
+          ov->aligned, GST_MAP_READWRITE))
+    return FALSE;
+  ok = gst_video_frame_copy (&tmp, frame);
+  make_x_opaque (&tmp, b);
+  ok = ok && gst_video_overlay_composition_blend (comp, &tmp) &&
+      gst_video_frame_copy (frame, &tmp);
+  gst_video_frame_unmap (&tmp);
+  return ok;
+}
+
+gboolean
+gst_cl_histogram_overlay_draw (GstClHistogramOverlay * ov,
+    const GstClHistogramOverlaySettings * s, const GstVideoInfo * info,
+    GstBuffer * buf, gboolean attach, const GstClHistogramOverlayData * data)
+{
+  GstVideoOverlayRectangle *rect;
+  GstVideoFrame argb, frame;
+  GstBuffer *pixels = NULL;
+  gboolean ok = TRUE, fast;
+  Box b;
+
+  place_box (s, GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), &b);
+  if (b.vw <= 0 || b.vh <= 0 || !data->n_channels || !data->bins)
+    return TRUE;
+  if (!ensure_pool (ov, b.vw, b.vh) ||
+      gst_buffer_pool_acquire_buffer (ov->pool, &pixels, NULL) != GST_FLOW_OK)
+    return FALSE;
+  if (!gst_video_frame_map (&argb, &ov->argb, pixels, GST_MAP_WRITE)) {
+    gst_buffer_unref (pixels);
+    return FALSE;
+  }
+  render (ov, s, data, &b, &argb);
+
+  fast = !attach && !ov->gst_blend && can_blend_fast (info->finfo);
+  if (fast) {
+    /* no rectangle needed: the rendered pixels go straight in */
+    if ((ok = gst_video_frame_map (&frame, (GstVideoInfo *) info, buf,
+                GST_MAP_READWRITE))) {
+      guint32 bg = (guint32) (s->alpha * 255 + 0.5) << 24;
+
+      if (is_packed8 (info->finfo))
+        blend_packed8 (&frame, &b, &argb, bg);
+      else
+        blend_fast (&frame, &b, &argb, bg);
+      gst_video_frame_unmap (&frame);
+    }
+    gst_video_frame_unmap (&argb);
+    gst_buffer_unref (pixels);
+    return ok;
+  }
+  gst_video_frame_unmap (&argb);
+
+  rect = gst_video_overlay_rectangle_new_raw (pixels, b.vx, b.vy, b.vw, b.vh,
+      GST_VIDEO_OVERLAY_FORMAT_FLAG_NONE);
+  gst_buffer_unref (pixels);
+
+  if (attach) {
+    attach_rectangle (buf, rect);
+  } else if (gst_video_frame_map (&frame, (GstVideoInfo *) info, buf,
+          GST_MAP_READWRITE)) {
+    GstVideoOverlayComposition *comp = gst_video_overlay_composition_new (rect);
+
+    ok = blend (ov, comp, &b, &frame);
+    gst_video_overlay_composition_unref (comp);
+    gst_video_frame_unmap (&frame);
+  } else {
+    ok = FALSE;
+  }
+  gst_video_overlay_rectangle_unref (rect);
+  return ok;
+}

@@ -1,0 +1,78 @@
+/* clhistogram's live overlay: the histogram drawn as an ARGB
+ * GstVideoOverlayRectangle, attached as GstVideoOverlayCompositionMeta when
+ * downstream supports it, blended into the frame otherwise. Also owns the
+ * overlay-* properties so the element only forwards them. */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  GST_CL_HISTOGRAM_OVERLAY_LINEAR,
+  GST_CL_HISTOGRAM_OVERLAY_LOG,
+} GstClHistogramOverlayScale;
+
+typedef enum
+{
+  GST_CL_HISTOGRAM_OVERLAY_TOP_LEFT,
+  GST_CL_HISTOGRAM_OVERLAY_TOP_RIGHT,
+  GST_CL_HISTOGRAM_OVERLAY_BOTTOM_LEFT,
+  GST_CL_HISTOGRAM_OVERLAY_BOTTOM_RIGHT,
+} GstClHistogramOverlayPosition;
+
+typedef enum
+{
+  GST_CL_HISTOGRAM_OVERLAY_OVERLAID,
+  GST_CL_HISTOGRAM_OVERLAY_PARADE,
+} GstClHistogramOverlayMode;
+
+/* property values, kept by the element under its object lock */
+typedef struct
+{
+  gboolean enabled;
+  GstClHistogramOverlayScale scale;
+  GstClHistogramOverlayPosition position;
+  gint width, height;           /* 0 = automatic */
+  gdouble alpha;                /* opacity of the box behind the graph */
+  GstClHistogramOverlayMode mode;
+} GstClHistogramOverlaySettings;
+
+/* number of properties installed by gst_cl_histogram_overlay_install () */
+#define GST_CL_HISTOGRAM_OVERLAY_N_PROPS 7
+
+void gst_cl_histogram_overlay_settings_init (GstClHistogramOverlaySettings * s);
+/* Installs overlay, overlay-scale, overlay-position, overlay-width,
+ * overlay-height, overlay-alpha, overlay-mode with ids @first_id.. */
+void gst_cl_histogram_overlay_install (GObjectClass * klass, guint first_id);
+/* @id relative to @first_id; FALSE when it is not an overlay property */
+gboolean gst_cl_histogram_overlay_set_property (GstClHistogramOverlaySettings *
+    s, guint id, const GValue * value);
+gboolean gst_cl_histogram_overlay_get_property (const
+    GstClHistogramOverlaySettings * s, guint id, GValue * value);
+
+/* What to draw: @n_channels histograms of @range full-resolution counts
+ * each, shown in @bins bars (value v in bar v * bins / range) */
+typedef struct
+{
+  guint n_channels;
+  const gchar *const *names;
+  const guint64 *counts;
+  guint range, bins;
+} GstClHistogramOverlayData;
+
+typedef struct _GstClHistogramOverlay GstClHistogramOverlay;
+
+GstClHistogramOverlay *gst_cl_histogram_overlay_new (void);
+void gst_cl_histogram_overlay_free (GstClHistogramOverlay * ov);
+
+/* Draws @data onto @buf (writable, of @info): with @attach as a
+ * GstVideoOverlayCompositionMeta (pixels untouched), else blended into the
+ * pixels. FALSE when the frame could not be mapped for writing. */
+gboolean gst_cl_histogram_overlay_draw (GstClHistogramOverlay * ov,
+    const GstClHistogramOverlaySettings * s, const GstVideoInfo * info,
+    GstBuffer * buf, gboolean attach, const GstClHistogramOverlayData * data);
+
+G_END_DECLS
