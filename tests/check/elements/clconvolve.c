@@ -725,12 +725,13 @@ push_flat (GstHarness * h, gint w, gint hgt, guint8 value, guint8 expect,
   info_of (out, GST_VIDEO_FORMAT_GRAY8, w, hgt, &info);
   fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
   for (y = 0; y < hgt; y++)
-    for (x = 0; x < w; x++)
-      fail_unless_equals_int_hex (map.data[info.offset[0] +
-              y * info.stride[0] + x], expect);
+    for (x = 0; x < w; x++) {
+      guint8 v = map.data[info.offset[0] + y * info.stride[0] + x];
+      fail_unless (v == expect, "%s: sample %d,%d is %u, expected %u", what,
+          x, y, v, expect);
+    }
   gst_buffer_unmap (out, &map);
   gst_buffer_unref (out);
-  (void) what;
 }
 
 /* Coefficients, sums and divisors that single precision cannot carry are
