@@ -30,6 +30,7 @@ typedef struct
   GstBufferPool *pool;          /* offered upstream / used downstream */
   GstCaps *pool_caps;
   guint64 kernel_time;          /* ns, with GST_CL_PROFILE=1; under object lock */
+  GstCaps *failed_incaps, *failed_outcaps;      /* set_info refused them */
 } GstClBaseFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClBaseFilter, gst_cl_base_filter,
@@ -258,6 +259,8 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
   gst_clear_object (&priv->context);
   GST_OBJECT_UNLOCK (trans);
   gst_clear_object (&ctx);
+  gst_clear_caps (&priv->failed_incaps);
+  gst_clear_caps (&priv->failed_outcaps);
   return TRUE;
 }
 
@@ -283,13 +286,45 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   out_is_video = gst_structure_has_name (gst_caps_get_structure (outcaps, 0),
       "video/x-raw") && gst_video_info_from_caps (&out_info, outcaps);
 
+  /* GstBaseTransform retries refused caps on every buffer (it marks the
+   * source pad for reconfiguration): the error was posted the first time */
+  if (priv->failed_incaps && gst_caps_is_equal (priv->failed_incaps, incaps)
+      && gst_caps_is_equal (priv->failed_outcaps, outcaps)) {
+    GST_DEBUG_OBJECT (self, "caps refused before, not trying again");
+    return FALSE;
+  }
+  gst_clear_caps (&priv->failed_incaps);
+  gst_clear_caps (&priv->failed_outcaps);
+
   clFinish (priv->context->queue);
   if (klass->reset)
     klass->reset (self);
   if (!klass->set_info)
     return TRUE;
-  return klass->set_info (self, incaps, &priv->in_info, outcaps,
-      out_is_video ? &out_info : NULL);
+  if (!klass->set_info (self, incaps, &priv->in_info, outcaps,
+          out_is_video ? &out_info : NULL)) {
+    priv->failed_incaps = gst_caps_ref (incaps);
+    priv->failed_outcaps = gst_caps_ref (outcaps);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Controlled properties (GstController bindings) take the value for the
+ * buffer's stream time before the element looks at them; also before the
+ * passthrough decision, which a controlled value may change. */
+static void
+gst_cl_base_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  GstClockTime stream_time;
+
+  if (trans->segment.format != GST_FORMAT_TIME)
+    return;
+  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buffer));
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (trans), stream_time);
 }
 
 /* Our pool for @caps, made once per caps */
@@ -515,6 +550,8 @@ gst_cl_base_filter_finalize (GObject * object)
   gst_cl_transfer_free (priv->out);
   drop_pool (priv);
   gst_clear_object (&priv->context);
+  gst_clear_caps (&priv->failed_incaps);
+  gst_clear_caps (&priv->failed_outcaps);
   G_OBJECT_CLASS (gst_cl_base_filter_parent_class)->finalize (object);
 }
 
@@ -553,6 +590,7 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   trans_class->start = gst_cl_base_filter_start;
   trans_class->stop = gst_cl_base_filter_stop;
   trans_class->set_caps = gst_cl_base_filter_set_caps;
+  trans_class->before_transform = gst_cl_base_filter_before_transform;
   trans_class->propose_allocation = gst_cl_base_filter_propose_allocation;
   trans_class->decide_allocation = gst_cl_base_filter_decide_allocation;
   trans_class->query = gst_cl_base_filter_query;

@@ -16,6 +16,11 @@
  * Results are rounded half away from zero and saturated; integer matrices
  * are exact, float matrices may differ by 1 from the exact result where it
  * lies within a small window of a .5 boundary (see docs/clconvolve.md).
+ * Matrices the single-precision path cannot carry are refused with a
+ * warning naming the valid range, keeping the previous matrix: coefficients
+ * outside 1.2e-38..3.4e38 in magnitude (other than 0), a sum of
+ * |coefficients| above about 5.2e33 (times 65535 it would overflow), and an
+ * effective divisor outside 1.2e-38..8.5e37.
  *
  * ## Example launch lines
  * |[
@@ -166,6 +171,9 @@ static gboolean gst_cl_convolve_transform_size (GstBaseTransform * trans,
 
 #define PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE)
+/* the matrix and its shape: an array is not interpolatable, and a shape
+ * alone waits for coefficients */
+#define MATRIX_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS)
 
 static void
 gst_cl_convolve_class_init (GstClConvolveClass * klass)
@@ -187,16 +195,17 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           "gives the matrix in effect",
           g_param_spec_double ("coefficient", "Coefficient",
               "A coefficient", -G_MAXDOUBLE, G_MAXDOUBLE, 0,
-              G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS), PARAM_FLAGS));
+              G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS), MATRIX_FLAGS));
   g_object_class_install_property (gobject_class, PROP_KERNEL_WIDTH,
       g_param_spec_int ("kernel-width", "Kernel width",
           "Columns of the custom kernel (odd; 0 = from the coefficient count)",
-          0, GST_CL_CONVOLVE_MAX_SIZE, DEFAULT_PROP_KERNEL_WIDTH, PARAM_FLAGS));
+          0, GST_CL_CONVOLVE_MAX_SIZE, DEFAULT_PROP_KERNEL_WIDTH,
+          MATRIX_FLAGS));
   g_object_class_install_property (gobject_class, PROP_KERNEL_HEIGHT,
       g_param_spec_int ("kernel-height", "Kernel height",
           "Rows of the custom kernel (odd; 0 = from the coefficient count)",
           0, GST_CL_CONVOLVE_MAX_SIZE, DEFAULT_PROP_KERNEL_HEIGHT,
-          PARAM_FLAGS));
+          MATRIX_FLAGS));
   g_object_class_install_property (gobject_class, PROP_DIVISOR,
       g_param_spec_double ("divisor", "Divisor",
           "The sum is divided by this (0 = the sum of the coefficients, or 1 "
@@ -391,6 +400,10 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id,
       break;
     case PROP_PRESET:
       self->preset = g_value_get_enum (value);
+      /* preset=custom before kernel=... (gst-launch sets them in order):
+       * the matrix in effect stays until the coefficients come */
+      deferred = self->preset == GST_CL_CONVOLVE_PRESET_CUSTOM &&
+          self->user_kernel->len == 0;
       break;
     case PROP_SIGMA:
       self->sigma = g_value_get_double (value);

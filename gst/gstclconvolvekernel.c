@@ -3,6 +3,7 @@
 #include "config.h"
 #endif
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -11,6 +12,12 @@
 /* integer path bound: |sum c*x| + |bias*divisor| for 16-bit x, so that the
  * rounding 2|n| + d stays inside a signed 32-bit int */
 #define INTEGER_LIMIT (1 << 29)
+
+/* The float path works in single precision: every coefficient must be a
+ * normal float (denormals flush to zero on many devices), the largest
+ * accumulation sum|c| * 65535 must stay finite, and so must 1/divisor. */
+#define MAX_SAMPLE 65535.0
+#define MAX_DIVISOR (1.0 / FLT_MIN)
 
 GType
 gst_cl_convolve_preset_get_type (void)
@@ -183,6 +190,13 @@ gst_cl_convolve_kernel_set_matrix (GstClConvolveKernel * k,
       *why = g_strdup_printf ("coefficient %u is not a finite number", i);
       return FALSE;
     }
+    if (fabs (coef[i]) > FLT_MAX || (coef[i] != 0 &&
+            fabs (coef[i]) < FLT_MIN)) {
+      *why = g_strdup_printf ("coefficient %u (%g) does not fit single "
+          "precision: valid are 0 and magnitudes from %g to %g", i, coef[i],
+          FLT_MIN, FLT_MAX);
+      return FALSE;
+    }
   }
   k->width = width;
   k->height = height;
@@ -271,11 +285,12 @@ gst_cl_convolve_kernel_derive (GstClConvolveKernel * k, gdouble divisor,
 {
   gint n = k->width * k->height, i, center = n / 2;
   gdouble sum = 0, abssum = 0;
-  gboolean int_coef = TRUE;
+  gboolean int_coef = TRUE, automatic = divisor == 0;
 
-  if (!isfinite (divisor) || !isfinite (bias)) {
-    *why = g_strdup ("divisor and bias must be finite numbers (divisor 0 = "
-        "the sum of the coefficients, or 1 when it is 0)");
+  if (!isfinite (divisor) || !isfinite (bias) || fabs (bias) > FLT_MAX) {
+    *why = g_strdup_printf ("divisor and bias must be finite numbers (bias "
+        "at most %g in magnitude; divisor 0 = the sum of the coefficients, "
+        "or 1 when it is 0)", FLT_MAX);
     return FALSE;
   }
   for (i = 0; i < n; i++) {
@@ -283,9 +298,23 @@ gst_cl_convolve_kernel_derive (GstClConvolveKernel * k, gdouble divisor,
     abssum += fabs (k->coef[i]);
     int_coef = int_coef && is_int (k->coef[i]);
   }
-  if (divisor == 0) {
+  if (!(abssum * MAX_SAMPLE <= FLT_MAX)) {
+    *why = g_strdup_printf ("the coefficients' magnitudes sum to %g: times "
+        "the largest sample value (%g) that overflows single precision; "
+        "valid is a sum of |coefficients| up to %g", abssum, MAX_SAMPLE,
+        FLT_MAX / MAX_SAMPLE);
+    return FALSE;
+  }
+  if (automatic) {
     /* a sum that is 0 up to rounding (0.1 + 0.2 - 0.3) counts as 0 */
     divisor = (fabs (sum) <= 1e-9 * abssum) ? 1 : sum;
+  }
+  if (fabs (divisor) < FLT_MIN || fabs (divisor) > MAX_DIVISOR) {
+    *why = g_strdup_printf ("the divisor (%g%s) is out of single-precision "
+        "range: valid magnitudes are %g to %g (so that 1/divisor is a normal "
+        "float)", divisor, automatic ? ", the coefficients' sum" : "",
+        FLT_MIN, MAX_DIVISOR);
+    return FALSE;
   }
   k->divisor = divisor;
   k->bias = bias;

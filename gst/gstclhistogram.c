@@ -13,7 +13,11 @@
  * default; luma computed from RGB (BT.601 or BT.709 weights from the caps'
  * colorimetry), chroma (u, v) and alpha on request. With `interval` > 0 the
  * frames of each interval are accumulated into one message, the last partial
- * interval is posted at EOS. See docs/clhistogram.md for the message layout.
+ * interval is posted at EOS. A timestamp going backwards closes the interval
+ * in progress and starts a new one; an unstamped frame posts a message of
+ * its own and leaves the interval undisturbed. Stream and running time are
+ * GST_CLOCK_TIME_NONE unless the segment is in TIME. See docs/clhistogram.md
+ * for the message layout.
  *
  * With `overlay=true` the histogram is drawn onto the frames themselves (a
  * live camera histogram); with `attach-meta=true` every buffer carries its
@@ -120,11 +124,13 @@ struct _GstClHistogram
   cl_mem result, partial;
   guint32 *host;                /* n_channels * range, read back per frame */
   guint64 *accum;               /* n_channels * range, over an interval */
+  guint64 *single;              /* n_channels * range, an unstamped frame's */
   gboolean roi_warned;
 
   /* interval state (streaming thread) */
   guint64 frames, pixels;
   GstClockTime start_ts, end_ts;
+  GstClockTime prev_ts;         /* PTS of the last stamped frame */
   gint last_roi[4];
 };
 
@@ -297,7 +303,7 @@ gst_cl_histogram_init (GstClHistogram * self)
   self->attach_meta = DEFAULT_PROP_ATTACH_META;
   gst_cl_histogram_overlay_settings_init (&self->overlay_set);
   self->overlay = gst_cl_histogram_overlay_new ();
-  self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+  self->start_ts = self->end_ts = self->prev_ts = GST_CLOCK_TIME_NONE;
 
   gst_base_transform_set_passthrough (trans, TRUE);
   /* a dropped frame would be a missing histogram */
@@ -703,8 +709,9 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   self->host = g_new0 (guint32, (self->host_merge ? self->max_bands : 1) *
       self->n_channels * self->range);
   self->accum = g_new0 (guint64, (gsize) self->n_channels * self->range);
+  self->single = g_new0 (guint64, (gsize) self->n_channels * self->range);
   self->frames = self->pixels = 0;
-  self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+  self->start_ts = self->end_ts = self->prev_ts = GST_CLOCK_TIME_NONE;
   self->roi_warned = FALSE;
 
   GST_INFO_OBJECT (self, "%s: %u channels in %u passes, %s kernels, %s luma",
@@ -741,6 +748,7 @@ gst_cl_histogram_reset (GstClBaseFilter * filter)
   self->result = self->partial = NULL;
   g_clear_pointer (&self->host, g_free);
   g_clear_pointer (&self->accum, g_free);
+  g_clear_pointer (&self->single, g_free);
   self->frames = self->pixels = 0;
 }
 
@@ -750,7 +758,7 @@ gst_cl_histogram_start (GstBaseTransform * trans)
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
 
   self->frames = self->pixels = 0;
-  self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+  self->start_ts = self->end_ts = self->prev_ts = GST_CLOCK_TIME_NONE;
   /* blend until downstream says it takes the composition meta */
   g_atomic_int_set (&self->downstream_composition, FALSE);
   return GST_BASE_TRANSFORM_CLASS (gst_cl_histogram_parent_class)->start
@@ -850,9 +858,18 @@ enqueue_pass (GstClHistogram * self, GstClContext * ctx, Pass * pass,
   return err;
 }
 
-/* The "histogram" structure of the frames accumulated so far */
+/* Frames summed in @counts, covering [@start, @end) (GST_CLOCK_TIME_NONE
+ * when unstamped) */
+typedef struct
+{
+  const guint64 *counts;
+  guint64 frames, pixels;
+  GstClockTime start, end;
+} Tally;
+
+/* The "histogram" structure of @t */
 static GstStructure *
-result_structure (GstClHistogram * self)
+tally_structure (GstClHistogram * self, const Tally * t)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstClHistogramResult r = { 0, };
@@ -864,35 +881,60 @@ result_structure (GstClHistogram * self)
   bins = MIN (self->bins, self->range);
   GST_OBJECT_UNLOCK (self);
 
-  r.timestamp = self->start_ts;
-  r.stream_time = gst_segment_to_stream_time (&trans->segment,
-      GST_FORMAT_TIME, self->start_ts);
-  r.running_time = gst_segment_to_running_time (&trans->segment,
-      GST_FORMAT_TIME, self->start_ts);
-  r.duration = GST_CLOCK_TIME_IS_VALID (self->start_ts) &&
-      GST_CLOCK_TIME_IS_VALID (self->end_ts) ? self->end_ts - self->start_ts :
-      GST_CLOCK_TIME_NONE;
+  r.timestamp = t->start;
+  /* only a TIME segment maps timestamps (appsrc's default is BYTES) */
+  r.stream_time = r.running_time = GST_CLOCK_TIME_NONE;
+  if (trans->segment.format == GST_FORMAT_TIME) {
+    r.stream_time = gst_segment_to_stream_time (&trans->segment,
+        GST_FORMAT_TIME, t->start);
+    r.running_time = gst_segment_to_running_time (&trans->segment,
+        GST_FORMAT_TIME, t->start);
+  }
+  r.duration = GST_CLOCK_TIME_IS_VALID (t->start) &&
+      GST_CLOCK_TIME_IS_VALID (t->end) && t->end >= t->start ?
+      t->end - t->start : GST_CLOCK_TIME_NONE;
   r.width = GST_VIDEO_INFO_WIDTH (info);
   r.height = GST_VIDEO_INFO_HEIGHT (info);
   r.roi_x = self->last_roi[0];
   r.roi_y = self->last_roi[1];
   r.roi_width = self->last_roi[2];
   r.roi_height = self->last_roi[3];
-  r.frames = self->frames;
-  r.pixels = self->pixels;
+  r.frames = t->frames;
+  r.pixels = t->pixels;
   r.bins = bins;
   r.range = self->range;
   r.n_channels = self->n_channels;
   r.names = self->names;
-  r.counts = self->accum;
+  r.counts = t->counts;
   return gst_cl_histogram_make_structure (&r);
 }
 
+/* The interval so far */
+static void
+interval_tally (GstClHistogram * self, Tally * t)
+{
+  t->counts = self->accum;
+  t->frames = self->frames;
+  t->pixels = self->pixels;
+  t->start = self->start_ts;
+  t->end = self->end_ts;
+}
+
+static void
+post_structure (GstClHistogram * self, GstStructure * s)
+{
+  /* posted without the object lock held: handlers may read properties */
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
+/* Posts the interval accumulated so far (if any) and starts a new one */
 static void
 post_message (GstClHistogram * self)
 {
   GstStructure *s;
   gboolean post;
+  Tally t;
 
   if (!self->frames || !self->accum)
     return;
@@ -900,17 +942,42 @@ post_message (GstClHistogram * self)
   post = self->post_messages;
   GST_OBJECT_UNLOCK (self);
   /* overlay or meta alone still count: the interval ends all the same */
-  s = post ? result_structure (self) : NULL;
+  interval_tally (self, &t);
+  s = post ? tally_structure (self, &t) : NULL;
 
   memset (self->accum, 0, (gsize) self->n_channels * self->range *
       sizeof (guint64));
   self->frames = self->pixels = 0;
   self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
-
-  /* posted without the object lock held: handlers may read properties */
   if (s)
-    gst_element_post_message (GST_ELEMENT (self),
-        gst_message_new_element (GST_OBJECT (self), s));
+    post_structure (self, s);
+}
+
+/* Adds the counts just read back (self->host) to @dst */
+static void
+add_frame_counts (GstClHistogram * self, guint64 * dst)
+{
+  gsize i, n = (gsize) self->n_channels * self->range;
+
+  if (self->host_merge) {
+    guint p;
+
+    for (p = 0; p < self->n_passes; p++) {
+      const Pass *pass = &self->passes[p];
+      const guint32 *part = self->host + (gsize) pass->first *
+          self->max_bands * self->range;
+      guint64 *acc = dst + (gsize) pass->first * self->range;
+      gsize m = (gsize) pass->n_out * self->range;
+      gint b;
+
+      for (b = 0; b < pass->nbands; b++)
+        for (i = 0; i < m; i++)
+          acc[i] += part[b * m + i];
+    }
+  } else {
+    for (i = 0; i < n; i++)
+      dst[i] += self->host[i];
+  }
 }
 
 /* The region in luma pixels, clipped to the frame */
@@ -947,12 +1014,12 @@ get_roi (GstClHistogram * self, const GstVideoInfo * info, gint * roi)
  * interval is 0) */
 static gboolean
 decorate (GstClHistogram * self, GstBuffer * buf, gboolean attach_meta,
-    const GstClHistogramOverlaySettings * ov)
+    const GstClHistogramOverlaySettings * ov, const Tally * t)
 {
   const GstVideoInfo *info =
       gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self));
   GstClHistogramOverlayData d = { self->n_channels, self->names,
-    self->accum, self->range, 0
+    t->counts, self->range, 0
   };
 
   if (!gst_buffer_is_writable (buf)) {
@@ -962,7 +1029,7 @@ decorate (GstClHistogram * self, GstBuffer * buf, gboolean attach_meta,
     return TRUE;
   }
   if (attach_meta) {
-    GstStructure *s = result_structure (self);
+    GstStructure *s = tally_structure (self, t);
     gst_cl_histogram_meta_attach (buf, s);
     gst_structure_free (s);
   }
@@ -993,7 +1060,8 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   GstClFrame frame;
   GstClHistogramOverlaySettings ov;
   gboolean post, attach_meta, complete;
-  guint64 interval;
+  guint64 interval, pixels;
+  Tally t;
   gsize n, i;
   gint roi[4];
   cl_int err = CL_SUCCESS;
@@ -1038,38 +1106,56 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
           "Could not compute the histogram"))
     return GST_FLOW_ERROR;
 
-  if (self->host_merge) {
-    guint p;
-
-    for (p = 0; p < self->n_passes; p++) {
-      const Pass *pass = &self->passes[p];
-      const guint32 *part = self->host + (gsize) pass->first *
-          self->max_bands * self->range;
-      guint64 *acc = self->accum + (gsize) pass->first * self->range;
-      gsize m = (gsize) pass->n_out * self->range;
-      gint b;
-
-      for (b = 0; b < pass->nbands; b++)
-        for (i = 0; i < m; i++)
-          acc[i] += part[b * m + i];
-    }
-  } else {
-    for (i = 0; i < n; i++)
-      self->accum[i] += self->host[i];
-  }
-  self->frames++;
-  self->pixels += (guint64) roi[2] * roi[3];
   memcpy (self->last_roi, roi, sizeof (roi));
+  pixels = (guint64) roi[2] * roi[3];
+
+  if (interval > 0 && !GST_CLOCK_TIME_IS_VALID (ts)) {
+    /* an unstamped frame belongs to no interval: a message (and meta) of
+     * its own, the interval in progress goes on */
+    Tally lone = { self->single, 1, pixels, GST_CLOCK_TIME_NONE,
+      GST_CLOCK_TIME_NONE
+    };
+
+    memset (self->single, 0, n * sizeof (guint64));
+    add_frame_counts (self, self->single);
+    if ((attach_meta || ov.enabled) && !decorate (self, buf, attach_meta,
+            &ov, &lone))
+      return GST_FLOW_ERROR;
+    if (post)
+      post_structure (self, tally_structure (self, &lone));
+    return GST_FLOW_OK;
+  }
+  if (GST_CLOCK_TIME_IS_VALID (ts) && GST_CLOCK_TIME_IS_VALID (self->prev_ts)
+      && ts < self->prev_ts) {
+    /* time went backwards: the interval so far closes, this frame starts
+     * the next one */
+    GST_DEBUG_OBJECT (self, "PTS %" GST_TIME_FORMAT " before %"
+        GST_TIME_FORMAT ": new interval", GST_TIME_ARGS (ts),
+        GST_TIME_ARGS (self->prev_ts));
+    post_message (self);
+  }
+
+  add_frame_counts (self, self->accum);
+  self->frames++;
+  self->pixels += pixels;
 
   /* like level: the message covers [first frame's start, last frame's end) */
   if (GST_CLOCK_TIME_IS_VALID (ts)) {
+    GstClockTime end = ts;
+
+    if (GST_CLOCK_TIME_IS_VALID (dur) && dur <= G_MAXUINT64 - 1 - ts)
+      end = ts + dur;
     if (!GST_CLOCK_TIME_IS_VALID (self->start_ts))
       self->start_ts = ts;
-    self->end_ts = GST_CLOCK_TIME_IS_VALID (dur) ? ts + dur : ts;
+    if (!GST_CLOCK_TIME_IS_VALID (self->end_ts) || end > self->end_ts)
+      self->end_ts = end;
+    self->prev_ts = ts;
   }
   complete = interval == 0 || !GST_CLOCK_TIME_IS_VALID (self->start_ts) ||
       self->end_ts - self->start_ts >= interval;
-  if ((attach_meta || ov.enabled) && !decorate (self, buf, attach_meta, &ov))
+  interval_tally (self, &t);
+  if ((attach_meta || ov.enabled) && !decorate (self, buf, attach_meta, &ov,
+          &t))
     return GST_FLOW_ERROR;
   if (complete)
     post_message (self);
@@ -1117,7 +1203,7 @@ gst_cl_histogram_sink_event (GstBaseTransform * trans, GstEvent * event)
         memset (self->accum, 0, (gsize) self->n_channels * self->range *
             sizeof (guint64));
       self->frames = self->pixels = 0;
-      self->start_ts = self->end_ts = GST_CLOCK_TIME_NONE;
+      self->start_ts = self->end_ts = self->prev_ts = GST_CLOCK_TIME_NONE;
       break;
     default:
       break;

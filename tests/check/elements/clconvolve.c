@@ -7,7 +7,9 @@
  * value lies within the window of a .5 boundary that convolve.h derives. */
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include <gst/controller/controller.h>
 #include <math.h>
+#include <string.h>
 
 #include "testframes.h"
 #include "convolve.h"
@@ -678,6 +680,215 @@ GST_START_TEST (test_parse_launch)
 
 GST_END_TEST;
 
+static gchar *conv_warning;
+
+static gboolean
+catch_conv_warning (const gchar * domain, GLogLevelFlags level,
+    const gchar * message, gpointer user_data)
+{
+  g_free (conv_warning);
+  conv_warning = g_strdup (message);
+  return TRUE;
+}
+
+/* Expects the last action to have been refused with a clconvolve warning
+ * containing @valid, leaving the identity matrix in effect */
+static void
+expect_refused (GstElement * e, const gchar * what, const gchar * valid)
+{
+  gdouble got[31 * 31];
+  guint n;
+
+  fail_unless (conv_warning != NULL, "%s: no warning", what);
+  fail_unless (strstr (conv_warning, valid) != NULL, "%s: warning \"%s\" "
+      "lacks \"%s\"", what, conv_warning, valid);
+  g_clear_pointer (&conv_warning, g_free);
+  get_kernel (e, got, &n);
+  fail_unless_equals_int (n, 1);
+  fail_unless_equals_float (got[0], 1.0);
+}
+
+/* Pushes a flat frame of @value and expects every sample to be @expect */
+static void
+push_flat (GstHarness * h, gint w, gint hgt, guint8 value, guint8 expect,
+    const gchar * what)
+{
+  GstVideoInfo info;
+  GstBuffer *out;
+  GstMapInfo map;
+  gint x, y;
+
+  fail_unless_equals_int (gst_harness_push (h, test_frame_new_filled
+          (GST_VIDEO_FORMAT_GRAY8, w, hgt, TEST_LAYOUT_PACKED, value, NULL)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  info_of (out, GST_VIDEO_FORMAT_GRAY8, w, hgt, &info);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  for (y = 0; y < hgt; y++)
+    for (x = 0; x < w; x++) {
+      guint8 v = map.data[info.offset[0] + y * info.stride[0] + x];
+      fail_unless (v == expect, "%s: sample %d,%d is %u, expected %u", what,
+          x, y, v, expect);
+    }
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+}
+
+/* Coefficients, sums and divisors that single precision cannot carry are
+ * refused, with the range that is valid; the previous matrix stays. Those
+ * at the edge of the range filter exactly. */
+GST_START_TEST (test_float_range)
+{
+  GstCheckLogFilter *filter = gst_check_add_log_filter (NULL,
+      G_LOG_LEVEL_WARNING, g_regex_new ("clconvolve", 0, 0, NULL),
+      catch_conv_warning, NULL, NULL);
+  GstHarness *h = harness_new (GST_VIDEO_FORMAT_GRAY8, 17, 9);
+  GstElement *e = h->element;
+  gdouble c[9];
+  guint i;
+
+  for (i = 0; i < 9; i++)
+    c[i] = 1e36;
+  set_kernel_values (e, c, 9);
+  expect_refused (e, "nine 1e36", "sum of |coefficients| up to");
+  for (i = 0; i < 9; i++)
+    c[i] = 1e-45;
+  set_kernel_values (e, c, 9);
+  expect_refused (e, "nine 1e-45", "valid are 0 and magnitudes from");
+  for (i = 0; i < 9; i++)
+    c[i] = i < 3 ? 1e308 : 1;
+  set_kernel_values (e, c, 9);
+  expect_refused (e, "1e308 x3", "valid are 0 and magnitudes from");
+  c[0] = -1e39;
+  set_kernel_values (e, c, 9);
+  expect_refused (e, "-1e39", "does not fit single precision");
+  g_object_set (e, "divisor", 1e-40, NULL);
+  expect_refused (e, "divisor 1e-40", "valid magnitudes are");
+  g_object_set (e, "divisor", -1e39, NULL);
+  expect_refused (e, "divisor -1e39", "valid magnitudes are");
+  g_object_set (e, "bias", 1e39, NULL);
+  expect_refused (e, "bias 1e39", "bias at most");
+  {
+    gdouble d, b;
+    g_object_get (e, "divisor", &d, "bias", &b, NULL);
+    fail_unless_equals_float (d, 0.0);
+    fail_unless_equals_float (b, 0.0);
+  }
+  /* still the identity: passthrough, the flat frame unchanged */
+  fail_unless (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (e)));
+  push_flat (h, 17, 9, 102, 102, "identity kept");
+
+  /* at the edges of the range: normalised by the sum, exact */
+  for (i = 0; i < 9; i++)
+    c[i] = 5e32;
+  set_kernel_values (e, c, 9);
+  fail_unless (conv_warning == NULL, "%s", conv_warning);
+  push_flat (h, 17, 9, 102, 102, "nine 5e32");
+  for (i = 0; i < 9; i++)
+    c[i] = 3e-38;
+  set_kernel_values (e, c, 9);
+  fail_unless (conv_warning == NULL, "%s", conv_warning);
+  push_flat (h, 17, 9, 102, 102, "nine 3e-38");
+  gst_harness_teardown (h);
+  gst_check_remove_log_filter (filter);
+}
+
+GST_END_TEST;
+
+/* gst-launch order: preset=custom before kernel=... is not an error */
+GST_START_TEST (test_preset_custom_then_kernel)
+{
+  GstCheckLogFilter *filter = gst_check_add_log_filter (NULL,
+      G_LOG_LEVEL_WARNING, g_regex_new ("clconvolve", 0, 0, NULL),
+      catch_conv_warning, NULL, NULL);
+  GstElement *bin = gst_parse_bin_from_description ("clconvolve name=c "
+      "preset=custom kernel=\"<0,-1,0,-1,5,-1,0,-1,0>\"", FALSE, NULL);
+  GstElement *c;
+  gdouble got[9];
+  guint n;
+  gint preset;
+
+  fail_unless (bin != NULL);
+  fail_unless (conv_warning == NULL, "warned: %s", conv_warning);
+  c = gst_bin_get_by_name (GST_BIN (bin), "c");
+  get_kernel (c, got, &n);
+  fail_unless_equals_int (n, 9);
+  fail_unless_equals_float (got[4], 5.0);
+  g_object_get (c, "preset", &preset, NULL);
+  fail_unless_equals_int (preset, 0);
+  gst_object_unref (c);
+  gst_object_unref (bin);
+
+  /* preset=custom alone keeps the matrix in effect until one comes */
+  c = gst_element_factory_make ("clconvolve", NULL);
+  gst_util_set_object_arg (G_OBJECT (c), "preset", "custom");
+  fail_unless (conv_warning == NULL, "warned: %s", conv_warning);
+  get_kernel (c, got, &n);
+  fail_unless_equals_int (n, 1);
+  gst_object_unref (c);
+  gst_check_remove_log_filter (filter);
+}
+
+GST_END_TEST;
+
+/* A GstController binding on bias: the value changes at the buffer whose
+ * stream time reaches the control point, also switching passthrough off
+ * and on again; the matrix properties are not controllable */
+GST_START_TEST (test_controlled_bias)
+{
+  const GstClockTime dur = 40 * GST_MSECOND;
+  static const guint8 expect[] = { 102, 102, 102, 152, 152, 102, 102 };
+  GstHarness *h = harness_new (GST_VIDEO_FORMAT_GRAY8, 17, 9);
+  GstControlSource *cs = gst_interpolation_control_source_new ();
+  GstTimedValueControlSource *tv = GST_TIMED_VALUE_CONTROL_SOURCE (cs);
+  const gchar *fixed[] = { "kernel", "kernel-width", "kernel-height" };
+  const gchar *live[] = { "divisor", "bias", "preset", "sigma", "radius",
+    "absolute", "border", "border-value", "chroma"
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (fixed); i++)
+    fail_if (g_object_class_find_property (G_OBJECT_GET_CLASS (h->element),
+            fixed[i])->flags & GST_PARAM_CONTROLLABLE, "%s", fixed[i]);
+  for (i = 0; i < G_N_ELEMENTS (live); i++)
+    fail_unless (g_object_class_find_property (G_OBJECT_GET_CLASS
+            (h->element), live[i])->flags & GST_PARAM_CONTROLLABLE, "%s",
+        live[i]);
+
+  g_object_set (cs, "mode", GST_INTERPOLATION_MODE_NONE, NULL);
+  gst_timed_value_control_source_set (tv, 0, 0.0);
+  gst_timed_value_control_source_set (tv, 3 * dur, 50.0);
+  gst_timed_value_control_source_set (tv, 5 * dur, 0.0);
+  fail_unless (gst_object_add_control_binding (GST_OBJECT (h->element),
+          gst_direct_control_binding_new_absolute (GST_OBJECT (h->element),
+              "bias", cs)));
+  for (i = 0; i < G_N_ELEMENTS (expect); i++) {
+    GstBuffer *in = test_frame_new_filled (GST_VIDEO_FORMAT_GRAY8, 17, 9,
+        TEST_LAYOUT_PACKED, 102, NULL);
+    GstBuffer *out;
+    GstMapInfo map;
+    gsize j;
+
+    GST_BUFFER_PTS (in) = i * dur;
+    GST_BUFFER_DURATION (in) = dur;
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+        GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    /* bias 0: the identity passes the buffer itself through */
+    fail_unless ((out == in) == (expect[i] == 102), "frame %u", i);
+    fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+    for (j = 0; j < 17; j++)
+      fail_unless_equals_int (map.data[j], expect[i]);
+    gst_buffer_unmap (out, &map);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  gst_object_unref (cs);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 clconvolve_suite (void)
 {
@@ -697,6 +908,9 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_gpu_variant);
   tcase_add_test (tc, test_formats_layouts);
   tcase_add_test (tc, test_large_frames);
+  tcase_add_test (tc, test_float_range);
+  tcase_add_test (tc, test_preset_custom_then_kernel);
+  tcase_add_test (tc, test_controlled_bias);
   return s;
 }
 

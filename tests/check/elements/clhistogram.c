@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include <gst/controller/controller.h>
 
 #include "testframes.h"
 #include "histogram.h"
@@ -735,6 +736,199 @@ GST_START_TEST (test_broken_kernel)
 
 GST_END_TEST;
 
+/* Pushes a GRAY8 8x8 frame (seed @seed) stamped @pts/@dur; adds its luma
+ * counts to @counts when given */
+static void
+push_gray (GstHarness * h, guint32 seed, GstClockTime pts, GstClockTime dur,
+    guint64 * counts)
+{
+  GstVideoInfo info;
+  GstBuffer *b = test_frame_new (GST_VIDEO_FORMAT_GRAY8, 8, 8,
+      TEST_LAYOUT_PACKED, seed, &info);
+
+  GST_BUFFER_PTS (b) = pts;
+  GST_BUFFER_DURATION (b) = dur;
+  if (counts)
+    ref_histogram_add (b, &info, REF_CH_LUMA, FALSE, 0, 0, 8, 8, counts);
+  fail_unless_equals_int (gst_harness_push (h, b), GST_FLOW_OK);
+  gst_buffer_unref (gst_harness_pull (h));
+}
+
+/* Pops the next message and checks frames, timestamp, duration and the
+ * counts against @counts */
+static void
+expect_message (GstBus * bus, guint64 frames, GstClockTime ts,
+    GstClockTime duration, const guint64 * counts, const gchar * what)
+{
+  GstStructure *s = pop_histogram (bus);
+  guint64 v;
+
+  fail_unless (s != NULL, "%s: no message", what);
+  fail_unless (gst_structure_get_uint64 (s, "frames", &v));
+  fail_unless_equals_uint64 (v, frames);
+  fail_unless (gst_structure_get_uint64 (s, "timestamp", &v));
+  fail_unless_equals_uint64 (v, ts);
+  fail_unless (gst_structure_get_uint64 (s, "duration", &v));
+  fail_unless_equals_uint64 (v, duration);
+  check_channel (s, 0, "luma", counts, 256, 256, what);
+  gst_structure_free (s);
+}
+
+/* A non-TIME segment (appsrc's default BYTES): no stream or running time,
+ * no assertion */
+GST_START_TEST (test_bytes_segment)
+{
+  GstBus *bus;
+  GstHarness *h = new_harness (&bus, FALSE);
+  GstSegment seg;
+  GstStructure *s;
+  guint64 v;
+
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_GRAY8, 8, 8));
+  gst_segment_init (&seg, GST_FORMAT_BYTES);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  push_gray (h, 1, 5 * GST_MSECOND, GST_MSECOND, NULL);
+  s = pop_histogram (bus);
+  fail_unless (s != NULL);
+  fail_unless (gst_structure_get_uint64 (s, "timestamp", &v));
+  fail_unless_equals_uint64 (v, 5 * GST_MSECOND);
+  fail_unless (gst_structure_get_uint64 (s, "stream-time", &v));
+  fail_unless_equals_uint64 (v, GST_CLOCK_TIME_NONE);
+  fail_unless (gst_structure_get_uint64 (s, "running-time", &v));
+  fail_unless_equals_uint64 (v, GST_CLOCK_TIME_NONE);
+  gst_structure_free (s);
+
+  /* intervals work the same */
+  g_object_set (h->element, "interval", 2 * GST_MSECOND, NULL);
+  push_gray (h, 2, 6 * GST_MSECOND, GST_MSECOND, NULL);
+  fail_unless (pop_histogram (bus) == NULL);
+  push_gray (h, 3, 7 * GST_MSECOND, GST_MSECOND, NULL);
+  s = pop_histogram (bus);
+  fail_unless (s != NULL);
+  fail_unless (gst_structure_get_uint64 (s, "frames", &v));
+  fail_unless_equals_uint64 (v, 2);
+  gst_structure_free (s);
+  free_harness (h, bus);
+}
+
+GST_END_TEST;
+
+/* A refused channel: NOT_NEGOTIATED for every buffer, one ERROR message */
+GST_START_TEST (test_missing_channel_once)
+{
+  GstBus *bus;
+  GstHarness *h = new_harness (&bus, FALSE);
+  GstMessage *m;
+  guint i, errors = 0;
+
+  gst_util_set_object_arg (G_OBJECT (h->element), "channels", "alpha");
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_RGBx, 4, 4));
+  for (i = 0; i < 8; i++)
+    fail_unless_equals_int (gst_harness_push (h, test_frame_new
+            (GST_VIDEO_FORMAT_RGBx, 4, 4, TEST_LAYOUT_PACKED, i, NULL)),
+        GST_FLOW_NOT_NEGOTIATED);
+  while ((m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR))) {
+    errors++;
+    gst_message_unref (m);
+  }
+  fail_unless_equals_int (errors, 1);
+  free_harness (h, bus);
+}
+
+GST_END_TEST;
+
+/* A timestamp going backwards closes the interval (its duration is that of
+ * the frames before); the frame starts the next one */
+GST_START_TEST (test_interval_backwards)
+{
+  const GstClockTime ms = GST_MSECOND;
+  GstBus *bus;
+  GstHarness *h = new_harness (&bus, FALSE);
+  guint64 first[256] = { 0, }, second[256] = { 0, };
+
+  g_object_set (h->element, "interval", 100 * ms, NULL);
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_GRAY8, 8, 8));
+  push_gray (h, 1, 0, 25 * ms, first);
+  push_gray (h, 2, 25 * ms, 25 * ms, first);
+  push_gray (h, 3, 50 * ms, 25 * ms, first);
+  fail_unless (pop_histogram (bus) == NULL);
+  push_gray (h, 4, 10 * ms, 25 * ms, second);
+  expect_message (bus, 3, 0, 75 * ms, first, "before the jump");
+  fail_unless (pop_histogram (bus) == NULL);
+  push_gray (h, 5, 35 * ms, 25 * ms, second);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  expect_message (bus, 2, 10 * ms, 50 * ms, second, "after the jump");
+  fail_unless (pop_histogram (bus) == NULL);
+  free_harness (h, bus);
+}
+
+GST_END_TEST;
+
+/* Unstamped frames in interval mode: one message each, at once; the
+ * interval around them is not disturbed */
+GST_START_TEST (test_interval_unstamped)
+{
+  const GstClockTime ms = GST_MSECOND;
+  GstBus *bus;
+  GstHarness *h = new_harness (&bus, FALSE);
+  guint64 stamped[256] = { 0, }, lone[256] = { 0, }, lone2[256] = { 0, };
+
+  g_object_set (h->element, "interval", 100 * ms, NULL);
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_GRAY8, 8, 8));
+  push_gray (h, 1, 0, 25 * ms, stamped);
+  push_gray (h, 2, 25 * ms, 25 * ms, stamped);
+  push_gray (h, 3, GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE, lone);
+  expect_message (bus, 1, GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE, lone,
+      "unstamped");
+  push_gray (h, 4, 50 * ms, 25 * ms, stamped);
+  push_gray (h, 5, GST_CLOCK_TIME_NONE, 25 * ms, lone2);
+  expect_message (bus, 1, GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE, lone2,
+      "unstamped with a duration");
+  fail_unless (pop_histogram (bus) == NULL);
+  push_gray (h, 6, 75 * ms, 25 * ms, stamped);
+  expect_message (bus, 4, 0, 100 * ms, stamped, "the interval");
+  fail_unless (pop_histogram (bus) == NULL);
+  free_harness (h, bus);
+}
+
+GST_END_TEST;
+
+/* A GstController binding (trigger) on bins: messages change at the buffer
+ * whose stream time reaches the trigger */
+GST_START_TEST (test_controlled_bins)
+{
+  const GstClockTime dur = 40 * GST_MSECOND;
+  static const guint expect[] = { 256, 256, 16, 16, 16 };
+  GstBus *bus;
+  GstHarness *h = new_harness (&bus, FALSE);
+  GstControlSource *cs = gst_trigger_control_source_new ();
+  guint i;
+
+  fail_if (g_object_class_find_property (G_OBJECT_GET_CLASS (h->element),
+          "channels")->flags & GST_PARAM_CONTROLLABLE);
+  gst_timed_value_control_source_set (GST_TIMED_VALUE_CONTROL_SOURCE (cs),
+      2 * dur, 16.0);
+  fail_unless (gst_object_add_control_binding (GST_OBJECT (h->element),
+          gst_direct_control_binding_new_absolute (GST_OBJECT (h->element),
+              "bins", cs)));
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_GRAY8, 8, 8));
+  for (i = 0; i < G_N_ELEMENTS (expect); i++) {
+    GstStructure *s;
+    guint bins;
+
+    push_gray (h, i, i * dur, dur, NULL);
+    s = pop_histogram (bus);
+    fail_unless (s != NULL);
+    fail_unless (gst_structure_get_uint (s, "bins", &bins));
+    fail_unless_equals_int (bins, expect[i]);
+    gst_structure_free (s);
+  }
+  gst_object_unref (cs);
+  free_harness (h, bus);
+}
+
+GST_END_TEST;
+
 
 static Suite *
 clhistogram_suite (void)
@@ -758,6 +952,11 @@ clhistogram_suite (void)
   tcase_add_test (tc, test_all_formats_cpu);
   tcase_add_test (tc, test_all_formats_gpu_variant);
   tcase_add_test (tc, test_big_frames);
+  tcase_add_test (tc, test_bytes_segment);
+  tcase_add_test (tc, test_missing_channel_once);
+  tcase_add_test (tc, test_interval_backwards);
+  tcase_add_test (tc, test_interval_unstamped);
+  tcase_add_test (tc, test_controlled_bins);
   return s;
 }
 
