@@ -556,7 +556,8 @@ typedef struct
   GstElement *element;
   gchar *expected_name;
   gint stop;                    /* atomic */
-  guint n_named, n_answered, n_reads;
+  guint n_named, n_answered;
+  gint n_reads;                 /* atomic */
 } Reader;
 
 /* device-name, context queries and set_context from another thread while
@@ -583,7 +584,7 @@ reader_thread (gpointer data)
       r->n_answered++;
       gst_object_unref (ctx);
     }
-    if (r->n_reads++ % 16 == 0)
+    if (g_atomic_int_add (&r->n_reads, 1) % 16 == 0)
       gst_element_set_context (r->element, by_device);
   }
   gst_context_unref (by_device);
@@ -601,9 +602,15 @@ GST_START_TEST (test_context_reads_while_starting)
   fail_unless (r.expected_name != NULL);
   thread = g_thread_new ("reader", reader_thread, &r);
   for (i = 0; i < 100; i++) {
+    gint seen;
+
     fail_unless (gst_element_set_state (r.element, GST_STATE_PAUSED) ==
         GST_STATE_CHANGE_SUCCESS);
-    g_thread_yield ();
+    /* let the reader run while the element holds its context, however
+     * busy the machine is */
+    seen = g_atomic_int_get (&r.n_reads);
+    while (g_atomic_int_get (&r.n_reads) < seen + 2)
+      g_usleep (100);
     fail_unless (gst_element_set_state (r.element, GST_STATE_READY) ==
         GST_STATE_CHANGE_SUCCESS);
   }
