@@ -27,6 +27,7 @@ typedef struct
   GstClTransfer *in, *out;
   GstBufferPool *pool;          /* offered upstream / used downstream */
   GstCaps *pool_caps;
+  GstCaps *too_big_caps;        /* refused by check_frame_size, error posted */
   guint64 kernel_time;          /* ns, with GST_CL_PROFILE=1; under object lock */
 } GstClBaseFilterPrivate;
 
@@ -234,6 +235,7 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
   gst_cl_transfer_reset (priv->in);
   gst_cl_transfer_reset (priv->out);
   drop_pool (priv);
+  gst_clear_caps (&priv->too_big_caps);
   gst_clear_object (&priv->context);
   return TRUE;
 }
@@ -245,7 +247,7 @@ check_frame_size (GstClBaseFilter * self, const GstVideoInfo * info,
     const gchar * what)
 {
   guint64 need = 0;
-  gboolean addressable = TRUE;
+  gboolean addressable = TRUE, sane = TRUE;
   gchar *desc;
   guint p;
 
@@ -258,8 +260,10 @@ check_frame_size (GstClBaseFilter * self, const GstVideoInfo * info,
     rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
     /* GstVideoInfo's int strides overflow for huge widths: then count the
      * rows' own bytes */
-    if (stride < 0 || (gsize) stride < row)
+    if (stride < 0 || (gsize) stride < row) {
       stride = 0;
+      sane = FALSE;
+    }
     if (stride == 0 || !gst_cl_plane_extent (rows, stride, row, &extent) ||
         !g_size_checked_add (&end, GST_VIDEO_INFO_PLANE_OFFSET (info, p),
             extent) || end > GST_CL_MAX_FRAME_BYTES)
@@ -267,7 +271,9 @@ check_frame_size (GstClBaseFilter * self, const GstVideoInfo * info,
     /* 64 bits: rows and row bytes come from int sizes */
     need += (guint64) rows * MAX ((guint64) stride, row);
   }
-  need = MAX (need, GST_VIDEO_INFO_SIZE (info));
+  /* the size is as wrong as the strides when those overflowed */
+  if (sane)
+    need = MAX (need, GST_VIDEO_INFO_SIZE (info));
   desc = g_strdup_printf ("%s frame of %dx%d %s", what,
       GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
       GST_VIDEO_INFO_NAME (info));
@@ -307,9 +313,16 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   }
   out_is_video = gst_structure_has_name (gst_caps_get_structure (outcaps, 0),
       "video/x-raw") && gst_video_info_from_caps (&out_info, outcaps);
-  if (!check_frame_size (self, &priv->in_info, "input") ||
-      (out_is_video && !check_frame_size (self, &out_info, "output")))
+  /* GStreamer resends sticky caps with every later event and buffer: the
+   * same refusal is posted once */
+  if (priv->too_big_caps && gst_caps_is_equal (priv->too_big_caps, incaps))
     return FALSE;
+  if (!check_frame_size (self, &priv->in_info, "input") ||
+      (out_is_video && !check_frame_size (self, &out_info, "output"))) {
+    gst_caps_replace (&priv->too_big_caps, incaps);
+    return FALSE;
+  }
+  gst_clear_caps (&priv->too_big_caps);
 
   clFinish (priv->context->queue);
   if (klass->reset)
@@ -542,6 +555,7 @@ gst_cl_base_filter_finalize (GObject * object)
   gst_cl_transfer_free (priv->in);
   gst_cl_transfer_free (priv->out);
   drop_pool (priv);
+  gst_clear_caps (&priv->too_big_caps);
   gst_clear_object (&priv->context);
   G_OBJECT_CLASS (gst_cl_base_filter_parent_class)->finalize (object);
 }

@@ -217,11 +217,15 @@ measure_plane (GstClBaseFilter * self, GstClFrame * frame,
   }
   *start = data - map->data;
   if (!gst_cl_plane_extent (rows, stride, row, &frame->plane_size[p]) ||
-      !g_size_checked_add (&end, *start, frame->plane_size[p]) ||
-      end > map->size) {
+      !g_size_checked_add (&end, *start, frame->plane_size[p])) {
     problem = g_strdup_printf ("%" G_GSIZE_FORMAT " rows of %" G_GSIZE_FORMAT
-        " bytes from byte %" G_GSIZE_FORMAT " of the memory run past its end",
-        rows, row, *start);
+        " bytes overflow the address space", rows, row);
+    goto failed;
+  }
+  if (end > map->size) {
+    problem = g_strdup_printf ("%" G_GSIZE_FORMAT " rows of %" G_GSIZE_FORMAT
+        " bytes from byte %" G_GSIZE_FORMAT " of the memory end at byte %"
+        G_GSIZE_FORMAT ", past its end", rows, row, *start, end);
     goto failed;
   }
   if (*start % sample || stride % sample) {
@@ -314,8 +318,8 @@ check_buffer (GstClBaseFilter * self, GstBuffer * buffer,
       meta->height < (guint) GST_VIDEO_INFO_HEIGHT (info) ||
       meta->n_planes != GST_VIDEO_INFO_N_PLANES (info)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("The %s buffer's video meta describes a %ux%u %s frame with %u "
-            "planes, but the caps a %dx%d %s frame with %u.", dir,
+        ("The %s buffer's video meta describes a %ux%u %s frame (%u "
+            "planes), but the caps a %dx%d %s frame (%u planes).", dir,
             meta->width, meta->height,
             gst_video_format_to_string (meta->format), meta->n_planes,
             GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),

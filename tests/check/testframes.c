@@ -2,6 +2,8 @@
 
 #include <CL/cl.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 const TestSize test_sizes[] = { {1, 1}, {3, 5}, {641, 479}, {1921, 1081} };
 guint n_test_sizes = G_N_ELEMENTS (test_sizes);
@@ -185,4 +187,38 @@ test_have_cl_device (void)
   cl_uint n = 0;
 
   return clGetPlatformIDs (0, NULL, &n) == CL_SUCCESS && n > 0;
+}
+
+typedef struct
+{
+  gpointer base;
+  gsize length;
+} GuardedRegion;
+
+static void
+guarded_region_free (gpointer data)
+{
+  GuardedRegion *r = data;
+
+  munmap (r->base, r->length);
+  g_free (r);
+}
+
+GstMemory *
+test_memory_new_guarded (gsize size)
+{
+  gsize page = sysconf (_SC_PAGESIZE);
+  gsize pages = MAX ((size + page - 1) / page, 1);
+  GuardedRegion *r = g_new (GuardedRegion, 1);
+  guint8 *base, *guard;
+
+  r->length = (pages + 1) * page;
+  base = mmap (NULL, r->length, PROT_READ | PROT_WRITE,
+      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (base != MAP_FAILED);
+  guard = base + pages * page;
+  g_assert_cmpint (mprotect (guard, page, PROT_NONE), ==, 0);
+  r->base = base;
+  return gst_memory_new_wrapped (0, guard - size, size, 0, size, r,
+      guarded_region_free);
 }
