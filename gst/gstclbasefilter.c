@@ -27,7 +27,7 @@ typedef struct
   GstClTransfer *in, *out;
   GstBufferPool *pool;          /* offered upstream / used downstream */
   GstCaps *pool_caps;
-  GstCaps *too_big_caps;        /* refused by check_frame_size, error posted */
+  GstCaps *too_big_in, *too_big_out;    /* refused by check_frame_size */
   guint64 kernel_time;          /* ns, with GST_CL_PROFILE=1; under object lock */
 } GstClBaseFilterPrivate;
 
@@ -222,6 +222,13 @@ drop_pool (GstClBaseFilterPrivate * priv)
   gst_clear_caps (&priv->pool_caps);
 }
 
+static void
+forget_too_big (GstClBaseFilterPrivate * priv)
+{
+  gst_clear_caps (&priv->too_big_in);
+  gst_clear_caps (&priv->too_big_out);
+}
+
 static gboolean
 gst_cl_base_filter_stop (GstBaseTransform * trans)
 {
@@ -235,7 +242,7 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
   gst_cl_transfer_reset (priv->in);
   gst_cl_transfer_reset (priv->out);
   drop_pool (priv);
-  gst_clear_caps (&priv->too_big_caps);
+  forget_too_big (priv);
   gst_clear_object (&priv->context);
   return TRUE;
 }
@@ -315,14 +322,16 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       "video/x-raw") && gst_video_info_from_caps (&out_info, outcaps);
   /* GStreamer resends sticky caps with every later event and buffer: the
    * same refusal is posted once */
-  if (priv->too_big_caps && gst_caps_is_equal (priv->too_big_caps, incaps))
+  if (priv->too_big_in && gst_caps_is_equal (priv->too_big_in, incaps) &&
+      gst_caps_is_equal (priv->too_big_out, outcaps))
     return FALSE;
+  forget_too_big (priv);
   if (!check_frame_size (self, &priv->in_info, "input") ||
       (out_is_video && !check_frame_size (self, &out_info, "output"))) {
-    gst_caps_replace (&priv->too_big_caps, incaps);
+    priv->too_big_in = gst_caps_ref (incaps);
+    priv->too_big_out = gst_caps_ref (outcaps);
     return FALSE;
   }
-  gst_clear_caps (&priv->too_big_caps);
 
   clFinish (priv->context->queue);
   if (klass->reset)
@@ -555,7 +564,7 @@ gst_cl_base_filter_finalize (GObject * object)
   gst_cl_transfer_free (priv->in);
   gst_cl_transfer_free (priv->out);
   drop_pool (priv);
-  gst_clear_caps (&priv->too_big_caps);
+  forget_too_big (priv);
   gst_clear_object (&priv->context);
   G_OBJECT_CLASS (gst_cl_base_filter_parent_class)->finalize (object);
 }

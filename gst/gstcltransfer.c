@@ -201,41 +201,28 @@ measure_plane (GstClBaseFilter * self, GstClFrame * frame,
   gsize end;
   gchar *problem;
 
-  if (stride < 0) {
-    post_plane_error (self, frame, p, "negative strides (bottom-up frames) "
-        "are not supported");
-    return FALSE;
-  }
-  if ((gsize) stride < row) {
+  *start = data >= map->data ? (gsize) (data - map->data) : G_MAXSIZE;
+  if (stride < 0)
+    problem = g_strdup ("negative strides (bottom-up frames) are not "
+        "supported");
+  else if ((gsize) stride < row)
     problem = g_strdup_printf ("the stride is smaller than a row of %"
         G_GSIZE_FORMAT " bytes", row);
-    goto failed;
-  }
-  if (data < map->data || data > map->data + map->size) {
-    post_plane_error (self, frame, p, "the plane starts outside its memory");
-    return FALSE;
-  }
-  *start = data - map->data;
-  if (!gst_cl_plane_extent (rows, stride, row, &frame->plane_size[p]) ||
-      !g_size_checked_add (&end, *start, frame->plane_size[p])) {
+  else if (*start > map->size)
+    problem = g_strdup ("the plane starts outside its memory");
+  else if (!gst_cl_plane_extent (rows, stride, row, &frame->plane_size[p]) ||
+      !g_size_checked_add (&end, *start, frame->plane_size[p]))
     problem = g_strdup_printf ("%" G_GSIZE_FORMAT " rows of %" G_GSIZE_FORMAT
         " bytes overflow the address space", rows, row);
-    goto failed;
-  }
-  if (end > map->size) {
+  else if (end > map->size)
     problem = g_strdup_printf ("%" G_GSIZE_FORMAT " rows of %" G_GSIZE_FORMAT
         " bytes from byte %" G_GSIZE_FORMAT " of the memory end at byte %"
         G_GSIZE_FORMAT ", past its end", rows, row, *start, end);
-    goto failed;
-  }
-  if (*start % sample || stride % sample) {
-    post_plane_error (self, frame, p, "16-bit samples need even offsets and "
-        "strides");
-    return FALSE;
-  }
-  return TRUE;
+  else if (*start % sample || stride % sample)
+    problem = g_strdup ("16-bit samples need even offsets and strides");
+  else
+    return TRUE;
 
-failed:
   post_plane_error (self, frame, p, problem);
   g_free (problem);
   return FALSE;
