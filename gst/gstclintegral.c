@@ -795,7 +795,8 @@ plane_types (GstClIntegralFormat f, gboolean sq, const gchar ** acc,
   *acc_size = g_str_equal (*acc, "uint") ? 4 : 8;
 }
 
-/* @size FALSE: the layout overflowed 64 bits (no device holds that) */
+/* @computed FALSE: the layout overflowed 64 bits (no device holds that;
+ * unreachable once the base filter accepted the input frames) */
 static gboolean
 check_size (GstClIntegral * self, gboolean computed, guint64 size,
     const gchar * what)
