@@ -30,7 +30,7 @@ typedef struct
   GstBufferPool *pool;          /* offered upstream / used downstream */
   GstCaps *pool_caps;
   guint64 kernel_time;          /* ns, with GST_CL_PROFILE=1; under object lock */
-  GstCaps *failed_incaps, *failed_outcaps;      /* set_info refused them */
+  GstCaps *failed_incaps, *failed_outcaps;      /* set_caps refused them */
 } GstClBaseFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClBaseFilter, gst_cl_base_filter,
@@ -82,6 +82,23 @@ gst_cl_base_filter_check (GstClBaseFilter * self, cl_int err,
       g_strdup_printf ("OpenCL error %s (%d) during call: %s on device \"%s\"",
           gst_cl_error_name (err), err, call,
           ctx ? ctx->device_name : "none"), __FILE__, G_STRFUNC, __LINE__);
+  return FALSE;
+}
+
+gboolean
+gst_cl_base_filter_check_alloc_size (GstClBaseFilter * self, guint64 size,
+    const gchar * what, const gchar * hint)
+{
+  GstClContext *ctx = PRIV (self)->context;
+
+  if (size <= ctx->max_mem_alloc_size)
+    return TRUE;
+  GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+      ("The %s needs %" G_GUINT64_FORMAT " bytes, more than the OpenCL device "
+          "\"%s\" can allocate at once (%" G_GUINT64_FORMAT " bytes).", what,
+          size, ctx->device_name, (guint64) ctx->max_mem_alloc_size),
+      ("CL_DEVICE_MAX_MEM_ALLOC_SIZE = %" G_GUINT64_FORMAT "; %s",
+          (guint64) ctx->max_mem_alloc_size, hint));
   return FALSE;
 }
 
@@ -264,6 +281,58 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
   return TRUE;
 }
 
+/* Refuses caps whose frames kernels cannot address (GST_CL_MAX_FRAME_BYTES)
+ * or the device cannot hold, with the real byte counts */
+static gboolean
+check_frame_size (GstClBaseFilter * self, const GstVideoInfo * info,
+    const gchar * what)
+{
+  guint64 need = 0;
+  gboolean addressable = TRUE, sane = TRUE;
+  gchar *desc;
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gsize row = gst_cl_plane_row_bytes (info, p), rows, end, extent;
+    gint stride = GST_VIDEO_INFO_PLANE_STRIDE (info, p);
+
+    gst_video_format_info_component (info->finfo, p, comp);
+    rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+    /* GstVideoInfo's int strides overflow for huge widths: then count the
+     * rows' own bytes */
+    if (stride < 0 || (gsize) stride < row) {
+      stride = 0;
+      sane = FALSE;
+    }
+    if (stride == 0 || !gst_cl_plane_extent (rows, stride, row, &extent) ||
+        !g_size_checked_add (&end, GST_VIDEO_INFO_PLANE_OFFSET (info, p),
+            extent) || end > GST_CL_MAX_FRAME_BYTES)
+      addressable = FALSE;
+    /* 64 bits: rows and row bytes come from int sizes */
+    need += (guint64) rows * MAX ((guint64) stride, row);
+  }
+  /* the size is as wrong as the strides when those overflowed */
+  if (sane)
+    need = MAX (need, GST_VIDEO_INFO_SIZE (info));
+  desc = g_strdup_printf ("%s frame of %dx%d %s", what,
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+      GST_VIDEO_INFO_NAME (info));
+  if (!addressable) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("The %s needs %" G_GUINT64_FORMAT " bytes; OpenCL kernels here "
+            "address frames of at most %" G_GUINT64_FORMAT " bytes (32-bit "
+            "offsets).", desc, need, GST_CL_MAX_FRAME_BYTES),
+        ("every plane must end below byte %" G_GUINT64_FORMAT "; use a "
+            "smaller frame", GST_CL_MAX_FRAME_BYTES));
+  } else {
+    addressable = gst_cl_base_filter_check_alloc_size (self, need, desc,
+        "use a smaller frame or a device that allocates more");
+  }
+  g_free (desc);
+  return addressable;
+}
+
 static gboolean
 gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
@@ -285,9 +354,9 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   }
   out_is_video = gst_structure_has_name (gst_caps_get_structure (outcaps, 0),
       "video/x-raw") && gst_video_info_from_caps (&out_info, outcaps);
-
   /* GstBaseTransform retries refused caps on every buffer (it marks the
-   * source pad for reconfiguration): the error was posted the first time */
+   * source pad for reconfiguration) and GStreamer resends sticky caps with
+   * every later event: the error was posted the first time */
   if (priv->failed_incaps && gst_caps_is_equal (priv->failed_incaps, incaps)
       && gst_caps_is_equal (priv->failed_outcaps, outcaps)) {
     GST_DEBUG_OBJECT (self, "caps refused before, not trying again");
@@ -295,6 +364,9 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   }
   gst_clear_caps (&priv->failed_incaps);
   gst_clear_caps (&priv->failed_outcaps);
+  if (!check_frame_size (self, &priv->in_info, "input") ||
+      (out_is_video && !check_frame_size (self, &out_info, "output")))
+    goto refused;
 
   clFinish (priv->context->queue);
   if (klass->reset)
@@ -302,12 +374,14 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   if (!klass->set_info)
     return TRUE;
   if (!klass->set_info (self, incaps, &priv->in_info, outcaps,
-          out_is_video ? &out_info : NULL)) {
-    priv->failed_incaps = gst_caps_ref (incaps);
-    priv->failed_outcaps = gst_caps_ref (outcaps);
-    return FALSE;
-  }
+          out_is_video ? &out_info : NULL))
+    goto refused;
   return TRUE;
+
+refused:
+  priv->failed_incaps = gst_caps_ref (incaps);
+  priv->failed_outcaps = gst_caps_ref (outcaps);
+  return FALSE;
 }
 
 /* Controlled properties (GstController bindings) take the value for the
@@ -400,6 +474,11 @@ prepend_pool_and_allocator (GstQuery * query, GstBufferPool * pool, gsize size)
   gst_query_set_nth_allocation_pool (query, 0, pool, size, 2, 0);
 }
 
+/* GstVideoFilter's rule. Passthrough: our buffers are downstream's buffers,
+ * so downstream's answer goes upstream untouched (no pool of ours ahead of a
+ * display sink's, no GstVideoMeta claimed on its behalf). Otherwise we read
+ * the frames ourselves: we accept GstVideoMeta (mapping validates every
+ * plane) and offer our pool where the query has none. */
 static gboolean
 gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
@@ -410,18 +489,21 @@ gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
   GstCaps *caps;
   gsize size;
 
-  /* in passthrough this asks downstream first; when downstream does not
-   * answer we still propose our own pool */
-  GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
-      propose_allocation (trans, decide_query, query);
+  /* passthrough (no decide query): this forwards the query downstream */
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
+      propose_allocation (trans, decide_query, query))
+    return FALSE;
+  if (decide_query == NULL)
+    return TRUE;
 
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps || !priv->context || !(size = caps_size (caps)))
     return TRUE;
 
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    return TRUE;
 
-  /* put ours first: upstream takes the first pool it can use */
   pool = get_pool (self, caps, size);
   prepend_pool_and_allocator (query, pool, size);
   gst_object_unref (pool);
@@ -605,5 +687,8 @@ gst_cl_base_filter_init (GstClBaseFilter * self)
 
   priv->device = g_strdup (DEFAULT_DEVICE);
   priv->in = gst_cl_transfer_new (CL_MEM_READ_ONLY);
-  priv->out = gst_cl_transfer_new (CL_MEM_WRITE_ONLY);
+  /* READ_WRITE: some kernels read back what an earlier pass wrote to the
+   * output (clintegral's GPU column pass); reading WRITE_ONLY memory is
+   * undefined in OpenCL 1.2 */
+  priv->out = gst_cl_transfer_new (CL_MEM_READ_WRITE);
 }

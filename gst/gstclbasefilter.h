@@ -40,6 +40,7 @@ typedef struct
   gboolean is_output;
   gboolean wrapped;             /* @mem wraps host memory (CPU devices) */
   gboolean packed;              /* planes written one by one (multi-memory buffer) */
+  gsize plane_size[GST_VIDEO_MAX_PLANES]; /* bytes from a plane's first to its last pixel */
   GstClTransfer *transfer;
 } GstClFrame;
 
@@ -73,10 +74,20 @@ cl_kernel gst_cl_base_filter_create_kernel (GstClBaseFilter * self,
 gboolean gst_cl_base_filter_check (GstClBaseFilter * self, cl_int err,
     const gchar * call, const gchar * what);
 
+/* Posts GST_ELEMENT_ERROR (RESOURCE, NO_SPACE_LEFT) naming @what, @size
+ * and CL_DEVICE_MAX_MEM_ALLOC_SIZE, with @hint in the debug string, when
+ * @size bytes exceed what the device allocates at once. */
+gboolean gst_cl_base_filter_check_alloc_size (GstClBaseFilter * self,
+    guint64 size, const gchar * what, const gchar * hint);
+
 /* Frame transfer. Input: the frame's pixels become readable by kernels
  * (wrapped in place on CPU devices when aligned, else written to a reused
  * device buffer). Output: kernels write @frame->mem; finish_output() makes
- * the pixels land in the buffer. All post an element error on failure. */
+ * the pixels land in the buffer. Every plane's offset, stride and extent is
+ * checked against the memory that holds it first: what cannot be read
+ * safely (negative or too small strides, planes past their memory) is
+ * refused with a STREAM/FORMAT error. All post an element error on failure
+ * and leave nothing mapped then (gst_cl_frame_unmap() is still harmless). */
 gboolean gst_cl_frame_map_input (GstClBaseFilter * self, GstBuffer * buffer,
     const GstVideoInfo * info, GstClFrame * frame);
 gboolean gst_cl_frame_map_output (GstClBaseFilter * self, GstBuffer * buffer,

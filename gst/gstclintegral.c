@@ -379,25 +379,35 @@ plane_elem_size (GstClIntegralFormat f, guint plane)
 }
 
 /* Byte offsets of the present planes (sum, sqsum, count order) and the
- * total size; see docs/clintegral.md */
-static guint64
+ * total size; see docs/clintegral.md. FALSE when the size overflows 64 bits. */
+static gboolean
 integral_layout (gint width, gint height, gint channels,
-    GstClIntegralFormat f, guint planes, guint64 offsets[MAX_PLANES])
+    GstClIntegralFormat f, guint planes, guint64 offsets[MAX_PLANES],
+    guint64 * total)
 {
-  guint64 elems = (guint64) (width + 1) * (height + 1) * channels;
-  guint64 size = 0;
+  guint64 elems, bytes, size = 0;
   guint bit, n = 0;
 
+  if (width < 0 || height < 0 || channels < 0 ||
+      !g_uint64_checked_mul (&elems, (guint64) width + 1,
+          (guint64) height + 1) ||
+      !g_uint64_checked_mul (&elems, elems, channels))
+    return FALSE;
   for (bit = 1; bit <= GST_CL_INTEGRAL_PLANES_COUNT; bit <<= 1) {
     if (!(planes & bit))
       continue;
+    if (size > G_MAXUINT64 - PLANE_ALIGN)
+      return FALSE;
     size = GST_ROUND_UP_N (size, PLANE_ALIGN);
     if (offsets)
       offsets[n] = size;
     n++;
-    size += elems * plane_elem_size (f, bit);
+    if (!g_uint64_checked_mul (&bytes, elems, plane_elem_size (f, bit)) ||
+        !g_uint64_checked_add (&size, size, bytes))
+      return FALSE;
   }
-  return size;
+  *total = size;
+  return TRUE;
 }
 
 static gboolean
@@ -640,8 +650,9 @@ gst_cl_integral_get_unit_size (GstBaseTransform * trans, GstCaps * caps,
   guint planes;
 
   if (parse_integral_caps (caps, &w, &h, &ch, &f, &planes)) {
-    guint64 total = integral_layout (w, h, ch, f, planes, NULL);
-    if (total > G_MAXSIZE)
+    guint64 total;
+    if (!integral_layout (w, h, ch, f, planes, NULL, &total) ||
+        total > G_MAXSIZE)
       return FALSE;
     *size = total;
     return TRUE;
@@ -753,6 +764,8 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
   if (!p->k1 || !p->k2)
     return FALSE;
   if (!self->gpu) {
+    /* no overflow: n_bands <= height, so this is at most the plane's size,
+     * which check_size() bounded */
     gsize n = (gsize) self->n_bands * self->width * self->channels * acc_size;
     p->colsum = create_scratch (self, n);
     p->accrow = create_scratch (self, n);
@@ -782,23 +795,23 @@ plane_types (GstClIntegralFormat f, gboolean sq, const gchar ** acc,
   *acc_size = g_str_equal (*acc, "uint") ? 4 : 8;
 }
 
+/* @computed FALSE: the layout overflowed 64 bits (no device holds that;
+ * unreachable once the base filter accepted the input frames) */
 static gboolean
-check_size (GstClIntegral * self, guint64 size, const gchar * what)
+check_size (GstClIntegral * self, gboolean computed, guint64 size,
+    const gchar * what)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
-      (self));
+  gchar *desc;
+  gboolean ok;
 
-  if (size <= ctx->max_mem_alloc_size)
-    return TRUE;
-  GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-      ("The %s of a %dx%d frame needs %" G_GUINT64_FORMAT " bytes, more than "
-          "the OpenCL device \"%s\" can allocate at once (%" G_GUINT64_FORMAT
-          " bytes).", what, self->width, self->height, size, ctx->device_name,
-          (guint64) ctx->max_mem_alloc_size),
-      ("CL_DEVICE_MAX_MEM_ALLOC_SIZE = %" G_GUINT64_FORMAT "; ask for fewer "
-          "planes, a 32-bit format or a smaller frame",
-          (guint64) ctx->max_mem_alloc_size));
-  return FALSE;
+  if (!computed)
+    size = G_MAXUINT64;
+  desc = g_strdup_printf ("%s of a %dx%d frame", what, self->width,
+      self->height);
+  ok = gst_cl_base_filter_check_alloc_size (GST_CL_BASE_FILTER (self), size,
+      desc, "ask for fewer planes, a 32-bit format or a smaller frame");
+  g_free (desc);
+  return ok;
 }
 
 static gboolean
@@ -845,14 +858,17 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   self->box_mean = out_info != NULL;
   if (self->box_mean) {
     /* U32 while a whole-frame box cannot reach 2^32 (exact modulo 2^32) */
-    gboolean wide = (guint64) self->width * self->height * d.max_value >=
-        G_GUINT64_CONSTANT (1) << 32;
-    guint64 size;
+    guint64 pixels, box_max;
+    gboolean wide = !g_uint64_checked_mul (&pixels, self->width,
+        self->height) || !g_uint64_checked_mul (&box_max, pixels,
+        d.max_value) || box_max >= G_GUINT64_CONSTANT (1) << 32;
+    guint64 size = 0;
+    gboolean computed;
 
     format = wide ? GST_CL_INTEGRAL_FORMAT_U64 : GST_CL_INTEGRAL_FORMAT_U32;
-    size = integral_layout (self->width, self->height, d.channels, format,
-        GST_CL_INTEGRAL_PLANES_SUM, NULL);
-    if (!check_size (self, size, "box-mean integral image"))
+    computed = integral_layout (self->width, self->height, d.channels, format,
+        GST_CL_INTEGRAL_PLANES_SUM, NULL, &size);
+    if (!check_size (self, computed, size, "box-mean integral image"))
       return FALSE;
     plane_types (format, FALSE, &acc, &out, &bits, &acc_size);
     if (!setup_plane (self, 0, &d, acc, out, bits, 0, acc_size))
@@ -874,10 +890,15 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
       return FALSE;
     }
   }
-  self->out_size = integral_layout (self->width, self->height, d.channels,
-      format, planes, offsets);
-  if (!check_size (self, self->out_size, "integral image"))
-    return FALSE;
+  {
+    guint64 size = 0;
+    gboolean computed = integral_layout (self->width, self->height,
+        d.channels, format, planes, offsets, &size);
+
+    if (!check_size (self, computed, size, "integral image"))
+      return FALSE;
+    self->out_size = size;
+  }
   for (bit = 1; bit <= GST_CL_INTEGRAL_PLANES_COUNT; bit <<= 1) {
     if (!(planes & bit))
       continue;

@@ -3,6 +3,7 @@
 #include <CL/cl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -227,4 +228,38 @@ test_skip_without_cl_device (const gchar * suite)
     return;
   g_print ("%s: skipped, no OpenCL device (`clinfo -l` lists none)\n", suite);
   exit (TEST_EXIT_SKIP);
+}
+
+typedef struct
+{
+  gpointer base;
+  gsize length;
+} GuardedRegion;
+
+static void
+guarded_region_free (gpointer data)
+{
+  GuardedRegion *r = data;
+
+  munmap (r->base, r->length);
+  g_free (r);
+}
+
+GstMemory *
+test_memory_new_guarded (gsize size)
+{
+  gsize page = sysconf (_SC_PAGESIZE);
+  gsize pages = MAX ((size + page - 1) / page, 1);
+  GuardedRegion *r = g_new (GuardedRegion, 1);
+  guint8 *base, *guard;
+
+  r->length = (pages + 1) * page;
+  base = mmap (NULL, r->length, PROT_READ | PROT_WRITE,
+      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (base != MAP_FAILED);
+  guard = base + pages * page;
+  g_assert_cmpint (mprotect (guard, page, PROT_NONE), ==, 0);
+  r->base = base;
+  return gst_memory_new_wrapped (0, guard - size, size, 0, size, r,
+      guarded_region_free);
 }

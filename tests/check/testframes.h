@@ -43,6 +43,12 @@ gboolean test_frames_equal (GstBuffer * a, GstBuffer * b, const GstVideoInfo * i
 /* Deterministic random numbers for test data */
 guint32 test_rand (guint32 * state);
 
+/* A memory of @size bytes that ends right before an inaccessible page:
+ * reading or writing one byte past it crashes the test (also outside
+ * valgrind). Its data is 128-byte aligned when @size is a multiple of 128
+ * (CPU devices then use it in place), else copied by the element. */
+GstMemory *test_memory_new_guarded (gsize size);
+
 /* Whether an OpenCL device is available: a platform with a device */
 gboolean test_have_cl_device (void);
 

@@ -354,16 +354,19 @@ GST_END_TEST;
 
 /* Upstream is offered our pool *and* its allocator first (GstBaseSrc and
  * GstBaseTransform configure pools with the query's first allocator), with
- * the device's base-address alignment, so frames reach kernels in place. */
+ * the device's base-address alignment, so frames reach kernels in place.
+ * A transforming element: in passthrough (clhistogram) the query goes to
+ * downstream untouched (clallocation.c). */
 GST_START_TEST (test_allocation_proposed)
 {
-  GstElement *f = gst_element_factory_make ("clhistogram", NULL);
+  GstElement *f = gst_element_factory_make ("clconvolve", NULL);
   GstCaps *caps = test_caps_new (GST_VIDEO_FORMAT_GRAY8, 64, 48);
   GstQuery *query = gst_query_new_allocation (caps, TRUE);
   GstPad *sink = gst_element_get_static_pad (f, "sink");
   GstAllocationParams params;
   GstBufferPool *pool = NULL;
 
+  gst_util_set_object_arg (G_OBJECT (f), "preset", "box");
   fail_unless (gst_element_set_state (f, GST_STATE_PAUSED) ==
       GST_STATE_CHANGE_SUCCESS);
   gst_pad_send_event (sink, gst_event_new_stream_start ("s"));
