@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start (2): install, build, run the test suite (all on PoCL, the
-# OpenCL CPU device), then the runtime and histogram tests under valgrind.
+# OpenCL CPU device), check the install layout, then the runtime, element
+# error paths and hostile-input cases under valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -8,15 +9,28 @@ scripts/build.sh
 clinfo -l || true
 meson test -C build --print-errorlogs
 scripts/check-install.sh
-# memcheck (fails on errors and definite leaks; see tests/valgrind.supp):
-# the runtime's context and allocation cases, and clhistogram's messages,
-# intervals, luma and error paths (its format sweeps take tens of minutes
-# under memcheck; they run in the normal pass above)
-# clcontext's context-sharing and allocation cases (the device-selector
-# sweeps are many pipelines, each tens of seconds under memcheck)
-GST_CHECKS=test_context_shared_in_pipeline,test_application_context,\
-test_held_context_not_replaced,test_allocation_proposed \
-  meson test -C build --setup valgrind --print-errorlogs clcontext
-GST_CHECKS=test_message_types,test_invalid_properties,test_missing_channel,\
-test_interval_and_eos,test_interval_flush,test_luma_601_709_differ \
-  meson test -C build --setup valgrind --print-errorlogs clhistogram
+
+# memcheck (fails on errors and definite leaks; see tests/valgrind.supp).
+# After the normal pass, which fills the program caches; format sweeps and
+# many-pipeline cases stay out (tens of minutes under memcheck).
+memcheck() { # memcheck TEST CASE,CASE,...
+  GST_CHECKS=$2 meson test -C build --setup valgrind --print-errorlogs "$1"
+}
+memcheck clcontext test_context_shared_in_pipeline,test_application_context,\
+test_held_context_not_replaced,test_allocation_proposed,\
+test_context_reads_while_starting,test_bad_cache_files_rebuilt
+memcheck clhistogram test_message_types,test_invalid_properties,\
+test_missing_channel,test_interval_and_eos,test_interval_flush,\
+test_luma_601_709_differ,test_bytes_segment,test_missing_channel_once,\
+test_interval_backwards,test_interval_unstamped,test_controlled_bins
+memcheck clhostile test_hostile_strides,test_hostile_separate_planes,\
+test_hostile_16bit,test_unaddressable_caps
+memcheck clallocation test_passthrough_forwards_downstream_pool,\
+test_transform_uses_downstream_pool,test_separate_output_planes,\
+test_hostile_output_buffers
+memcheck cllifecycle test_create_destroy,test_refused_caps_pipeline
+memcheck cloverlay test_property_specs,test_meta_equals_message,\
+test_property_changes_while_playing,test_meta_path_keeps_upstream_composition,\
+test_meta_path_reuses_pixels,test_readonly_frame_copied,test_interval
+meson test -C build --setup valgrind --print-errorlogs clupload \
+  example-histogram-meta
