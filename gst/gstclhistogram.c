@@ -109,7 +109,18 @@ struct _GstClHistogram
   guint64 frames, pixels;
   GstClockTime start_ts, end_ts;
   gint last_roi[4];
+  guint last_bins;              /* bins of the last frame counted */
 };
+
+/* The playing-time properties one frame is counted with, read together
+ * under the object lock once per frame */
+typedef struct
+{
+  gboolean post;
+  guint64 interval;
+  guint bins;
+  gint roi_x, roi_y, roi_width, roi_height;
+} FrameSettings;
 
 #define GST_TYPE_CL_HISTOGRAM_CHANNELS (gst_cl_histogram_channels_get_type ())
 static GType gst_cl_histogram_channels_get_type (void);
@@ -795,13 +806,10 @@ post_message (GstClHistogram * self)
   const GstVideoInfo *info =
       gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self));
   GstStructure *s;
-  guint bins;
+  guint bins = MIN (self->last_bins, self->range);
 
   if (!self->frames || !self->accum)
     return;
-  GST_OBJECT_LOCK (self);
-  bins = MIN (self->bins, self->range);
-  GST_OBJECT_UNLOCK (self);
 
   r.timestamp = self->start_ts;
   r.stream_time = gst_segment_to_stream_time (&trans->segment,
@@ -836,19 +844,27 @@ post_message (GstClHistogram * self)
       gst_message_new_element (GST_OBJECT (self), s));
 }
 
-/* The region in luma pixels, clipped to the frame */
 static void
-get_roi (GstClHistogram * self, const GstVideoInfo * info, gint * roi)
+get_frame_settings (GstClHistogram * self, FrameSettings * fs)
+{
+  GST_OBJECT_LOCK (self);
+  fs->post = self->post_messages;
+  fs->interval = self->interval;
+  fs->bins = self->bins;
+  fs->roi_x = self->roi_x;
+  fs->roi_y = self->roi_y;
+  fs->roi_width = self->roi_width;
+  fs->roi_height = self->roi_height;
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* The frame's region in luma pixels, clipped to the frame */
+static void
+get_roi (GstClHistogram * self, const GstVideoInfo * info,
+    const FrameSettings * fs, gint * roi)
 {
   gint fw = GST_VIDEO_INFO_WIDTH (info), fh = GST_VIDEO_INFO_HEIGHT (info);
-  gint x, y, w, h;
-
-  GST_OBJECT_LOCK (self);
-  x = self->roi_x;
-  y = self->roi_y;
-  w = self->roi_width;
-  h = self->roi_height;
-  GST_OBJECT_UNLOCK (self);
+  gint x = fs->roi_x, y = fs->roi_y, w = fs->roi_width, h = fs->roi_height;
 
   if (x >= fw || y >= fh) {
     /* set before the caps were known: fall back to the whole frame */
@@ -875,17 +891,13 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   const GstVideoInfo *info = gst_cl_base_filter_get_in_info (filter);
   GstClockTime ts = GST_BUFFER_PTS (buf), dur = GST_BUFFER_DURATION (buf);
   GstClFrame frame;
-  gboolean post;
-  guint64 interval;
+  FrameSettings fs;
   gsize n, i;
   gint roi[4];
   cl_int err = CL_SUCCESS;
 
-  GST_OBJECT_LOCK (self);
-  post = self->post_messages;
-  interval = self->interval;
-  GST_OBJECT_UNLOCK (self);
-  if (!post)
+  get_frame_settings (self, &fs);
+  if (!fs.post)
     return GST_FLOW_OK;
   if (!self->configured) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
@@ -893,7 +905,7 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  get_roi (self, info, roi);
+  get_roi (self, info, &fs, roi);
   if (!gst_cl_frame_map_input (filter, buf, info, &frame)) {
     gst_cl_frame_unmap (filter, &frame);
     return GST_FLOW_ERROR;
@@ -941,6 +953,7 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   self->frames++;
   self->pixels += (guint64) roi[2] * roi[3];
   memcpy (self->last_roi, roi, sizeof (roi));
+  self->last_bins = fs.bins;
 
   /* like level: the message covers [first frame's start, last frame's end) */
   if (GST_CLOCK_TIME_IS_VALID (ts)) {
@@ -948,8 +961,8 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
       self->start_ts = ts;
     self->end_ts = GST_CLOCK_TIME_IS_VALID (dur) ? ts + dur : ts;
   }
-  if (interval == 0 || !GST_CLOCK_TIME_IS_VALID (self->start_ts) ||
-      self->end_ts - self->start_ts >= interval)
+  if (fs.interval == 0 || !GST_CLOCK_TIME_IS_VALID (self->start_ts) ||
+      self->end_ts - self->start_ts >= fs.interval)
     post_message (self);
   return GST_FLOW_OK;
 }
