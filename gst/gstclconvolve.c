@@ -575,6 +575,7 @@ new_taps (GstClConvolve * self, GstClContext * ctx, gsize n)
 }
 
 static ConvKernels *get_kernels (GstClConvolve * self, gboolean integer);
+static gboolean warm_up_kernels (GstClConvolve * self);
 
 static gboolean
 gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
@@ -645,7 +646,8 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
    * The border mode is a kernel argument, so these two are all a caps
    * needs. */
   return self->taps2d && self->taps_row && self->taps_col && self->coef_sq
-      && get_kernels (self, FALSE) && get_kernels (self, TRUE);
+      && get_kernels (self, FALSE) && get_kernels (self, TRUE)
+      && warm_up_kernels (self);
 }
 
 /* The kernels of the integer or float path, built (or taken from the
@@ -1015,6 +1017,57 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     return FALSE;
   return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
       ks->strips, 2, gstrips, strips_local, "Could not run the convolution");
+}
+
+/* PoCL compiles a kernel for its work-group size on its first launch (up
+ * to ~0.9 s on 2 cores with an empty cache): launch every kernel a frame of
+ * these caps can take on the CPU path once now, on a 1x1 plane of scratch
+ * memory, so that no frame after a property change waits for it. GPU
+ * compilers finish in clBuildProgram; there this costs a few launches. */
+static gboolean
+warm_up_kernels (GstClConvolve * self)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  GstClConvolveKernel *saved = self->frame_kernel, k;
+  const ConvPlane pl = { 1, 1, 1, -1, FALSE };
+  GstClFrame f;
+  gboolean ok = TRUE;
+  gint integer, separable;
+  cl_int err;
+
+  memset (&f, 0, sizeof (f));
+  f.mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 64, NULL, &err);
+  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+          "clCreateBuffer", "Could not allocate a scratch buffer"))
+    return FALSE;
+  f.n_planes = 1;
+  f.stride[0] = 64;
+  /* a 3x3 matrix without taps (nothing read from the tap buffers): the 2-D
+   * kernel, or the fused separable one; the next frame uploads its own */
+  self->n2d = self->nrow = self->ncol = 0;
+  self->direct = 0;
+  self->reg_r = 0;
+  self->frame_generation = 0;
+  memset (&k, 0, sizeof (k));
+  k.width = k.height = 3;
+  k.divisor = 1;
+  k.idivisor = 1;
+  self->frame_kernel = &k;
+  for (integer = 0; integer < 2 && ok; integer++) {
+    for (separable = 0; separable < 2 && ok; separable++) {
+      k.integer = integer;
+      k.separable = separable;
+      ok = filter_plane (self, &self->kernels[integer], &pl, 0, &f, &f, 0,
+          GST_CL_CONVOLVE_BORDER_CLAMP);
+    }
+  }
+  self->frame_kernel = saved;
+  if (ok)
+    ok = gst_cl_base_filter_check (GST_CL_BASE_FILTER (self),
+        clFinish (ctx->queue), "clFinish", "Could not prepare the kernels");
+  clReleaseMemObject (f.mem);
+  return ok;
 }
 
 /* Chroma planes left unfiltered: a device-side rectangle copy */
