@@ -17,6 +17,10 @@
  * are exact, float matrices may differ by 1 from the exact result where it
  * lies within a small window of a .5 boundary (see docs/clconvolve.md).
  *
+ * Every property may change while PLAYING: a change applies from the next
+ * buffer, and none builds a program or otherwise holds up the stream (the
+ * programs a caps can need are built when the caps are set).
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! clconvolve preset=gaussian sigma=2 ! videoconvert ! autovideosink
