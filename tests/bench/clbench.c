@@ -1543,7 +1543,7 @@ bench_live_change (const gchar * element)
   gchar *desc, *why = NULL, *note;
   GError *err = NULL;
   guint i, n_changes = 0, first_change = 0, end;
-  gint64 t0;
+  gint64 t0, first_ms = 0;
 
   if (!strcmp (element, "histogram")) {
     factory = "clhistogram";
@@ -1587,6 +1587,7 @@ bench_live_change (const gchar * element)
       why = g_strdup ("no buffer in 120 s");
   }
   if (!why) {
+    first_ms = (now_ns () - t0) / 1000000;
     g_usleep (LIVE_SETTLE_MS * 1000);
     first_change = live_count (&sink);
     steady = live_gaps (&sink, 1, first_change, now_ns ());
@@ -1620,10 +1621,12 @@ bench_live_change (const gchar * element)
   }
   gst_element_set_state (pipeline, GST_STATE_NULL);
   note = during && during->len ? g_strdup_printf ("MAX GAP %.1f ms over %u "
-      "changes %d ms apart (%u buffers); steady max %.1f ms; caches empty",
+      "changes %d ms apart (%u buffers); steady max %.1f ms; caches empty, "
+      "first buffer %" G_GINT64_FORMAT " ms after PLAYING",
       g_array_index (during, gdouble, during->len - 1), n_changes,
       LIVE_CHANGE_MS, during->len, steady && steady->len ?
-      g_array_index (steady, gdouble, steady->len - 1) : 0.0) : NULL;
+      g_array_index (steady, gdouble, steady->len - 1) : 0.0, first_ms) :
+      NULL;
   k.device = cl_device_name;
   emit (&k, during, -1, note, why ? why : (during && during->len ? NULL :
           "no buffers"));
