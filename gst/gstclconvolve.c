@@ -22,6 +22,10 @@
  * |coefficients| above about 5.2e33 (times 65535 it would overflow), and an
  * effective divisor outside 1.2e-38..8.5e37.
  *
+ * Every property may change while PLAYING: a change applies from the next
+ * buffer, and none builds a program or otherwise holds up the stream (the
+ * programs a caps can need are built when the caps are set).
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! clconvolve preset=gaussian sigma=2 ! videoconvert ! autovideosink
@@ -137,7 +141,7 @@ struct _GstClConvolve
   cl_int direct;                /* sparse matrix: taps read the frame */
   cl_mem tmp;                   /* separable intermediate, per caps */
   gsize tmp_size;
-  ConvKernels kernels[4][2];    /* [border][integer], made on first use */
+  ConvKernels kernels[2];       /* [integer]: both made at caps time */
 };
 
 G_DEFINE_TYPE (GstClConvolve, gst_cl_convolve, GST_TYPE_CL_BASE_FILTER);
@@ -554,12 +558,14 @@ gst_cl_convolve_reset (GstClBaseFilter * filter)
 {
   GstClConvolve *self = GST_CL_CONVOLVE (filter);
   cl_kernel *kernels = (cl_kernel *) self->kernels;
+  const guint n_kernels = G_N_ELEMENTS (self->kernels) *
+      (sizeof (ConvKernels) / sizeof (cl_kernel));
   cl_mem *mems[] = { &self->taps2d, &self->taps_row, &self->taps_col,
     &self->coef_sq, &self->tmp
   };
   guint i;
 
-  for (i = 0; i < sizeof (self->kernels) / sizeof (cl_kernel); i++)
+  for (i = 0; i < n_kernels; i++)
     if (kernels[i])
       clReleaseKernel (kernels[i]);
   memset (self->kernels, 0, sizeof (self->kernels));
@@ -584,6 +590,9 @@ new_taps (GstClConvolve * self, GstClContext * ctx, gsize n)
     return NULL;
   return mem;
 }
+
+static ConvKernels *get_kernels (GstClConvolve * self, gboolean integer);
+static gboolean warm_up_kernels (GstClConvolve * self);
 
 static gboolean
 gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
@@ -648,17 +657,23 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   /* (2 * REG_MAX_R + 1)^2 = 121 floats or ints, in units of cl_int4 */
   self->coef_sq = new_taps (self, ctx, 31);
   self->frame_generation = 0;
-  return self->taps2d && self->taps_row && self->taps_col && self->coef_sq;
+  /* Both arithmetic paths now: a change of matrix, divisor or bias on a
+   * running stream may switch between them, and a program build (~0.5 s
+   * on PoCL, more with the disk cache's save) must never hold up a frame.
+   * The border mode is a kernel argument, so these two are all a caps
+   * needs. */
+  return self->taps2d && self->taps_row && self->taps_col && self->coef_sq
+      && get_kernels (self, FALSE) && get_kernels (self, TRUE)
+      && warm_up_kernels (self);
 }
 
-/* The kernels for @border and the integer/float path, built (or taken from
- * the program cache) the first time they are needed */
+/* The kernels of the integer or float path, built (or taken from the
+ * program cache) once per caps by set_info */
 static ConvKernels *
-get_kernels (GstClConvolve * self, GstClConvolveBorder border,
-    gboolean integer)
+get_kernels (GstClConvolve * self, gboolean integer)
 {
   GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
-  ConvKernels *k = &self->kernels[border][integer ? 1 : 0];
+  ConvKernels *k = &self->kernels[integer ? 1 : 0];
   cl_program program;
   gchar *options;
   gboolean ok;
@@ -666,8 +681,8 @@ get_kernels (GstClConvolve * self, GstClConvolveBorder border,
 
   if (k->strips)
     return k;
-  options = g_strdup_printf ("-D DEPTH16=%d -D BORDER=%d -D INTEGER=%d",
-      self->depth16 ? 1 : 0, border, integer ? 1 : 0);
+  options = g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d",
+      self->depth16 ? 1 : 0, integer ? 1 : 0);
   program = gst_cl_base_filter_get_program (filter, "convolve.cl", options);
   g_free (options);
   if (!program)
@@ -854,7 +869,7 @@ ensure_tmp (GstClConvolve * self, GstClContext * ctx, gsize size)
 
 static gboolean
 filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
-    guint p, GstClFrame * in, GstClFrame * out, cl_int bval)
+    guint p, GstClFrame * in, GstClFrame * out, cl_int bval, cl_int border)
 {
   GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
       (self));
@@ -901,6 +916,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
       arg (&a, sizeof (cl_int), &self->ncol);
       arg (&a, sizeof (ry), &ry);
       arg (&a, sizeof (bval), &bval);
+      arg (&a, sizeof (border), &border);
       arg (&a, sizeof (border_row), &border_row);
       param_args (&a, k);
       if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
@@ -924,6 +940,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     arg (&a, sizeof (cl_int), &self->nrow);
     arg (&a, sizeof (rx), &rx);
     arg (&a, sizeof (bval), &bval);
+    arg (&a, sizeof (border), &border);
     if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
             "clSetKernelArg", "Could not run the separable convolution")
         || !gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
@@ -939,6 +956,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     arg (&a, sizeof (cl_mem), &self->taps_col);
     arg (&a, sizeof (cl_int), &self->ncol);
     arg (&a, sizeof (border_row), &border_row);
+    arg (&a, sizeof (border), &border);
     param_args (&a, k);
     if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
             "clSetKernelArg", "Could not run the separable convolution"))
@@ -961,6 +979,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
       frame_args (&a, in, out, p, pl);
       arg (&a, sizeof (cl_mem), &self->coef_sq);
       arg (&a, sizeof (bval), &bval);
+      arg (&a, sizeof (border), &border);
       param_args (&a, k);
       arg (&a, tile_bytes, NULL);
       if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
@@ -988,6 +1007,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
       arg (&a, sizeof (rx), &rx);
       arg (&a, sizeof (ry), &ry);
       arg (&a, sizeof (bval), &bval);
+      arg (&a, sizeof (border), &border);
       param_args (&a, k);
       arg (&a, tile_bytes, NULL);
       if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
@@ -1006,6 +1026,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   arg (&a, sizeof (cl_int), &self->n2d);
   arg (&a, sizeof (rx), &rx);
   arg (&a, sizeof (bval), &bval);
+  arg (&a, sizeof (border), &border);
   arg (&a, sizeof (self->direct), &self->direct);
   param_args (&a, k);
   if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
@@ -1013,6 +1034,57 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     return FALSE;
   return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
       ks->strips, 2, gstrips, strips_local, "Could not run the convolution");
+}
+
+/* PoCL compiles a kernel for its work-group size on its first launch (up
+ * to ~0.9 s on 2 cores with an empty cache): launch every kernel a frame of
+ * these caps can take on the CPU path once now, on a 1x1 plane of scratch
+ * memory, so that no frame after a property change waits for it. GPU
+ * compilers finish in clBuildProgram; there this costs a few launches. */
+static gboolean
+warm_up_kernels (GstClConvolve * self)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  GstClConvolveKernel *saved = self->frame_kernel, k;
+  const ConvPlane pl = { 1, 1, 1, -1, FALSE };
+  GstClFrame f;
+  gboolean ok = TRUE;
+  gint integer, separable;
+  cl_int err;
+
+  memset (&f, 0, sizeof (f));
+  f.mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 64, NULL, &err);
+  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+          "clCreateBuffer", "Could not allocate a scratch buffer"))
+    return FALSE;
+  f.n_planes = 1;
+  f.stride[0] = 64;
+  /* a 3x3 matrix without taps (nothing read from the tap buffers): the 2-D
+   * kernel, or the fused separable one; the next frame uploads its own */
+  self->n2d = self->nrow = self->ncol = 0;
+  self->direct = 0;
+  self->reg_r = 0;
+  self->frame_generation = 0;
+  memset (&k, 0, sizeof (k));
+  k.width = k.height = 3;
+  k.divisor = 1;
+  k.idivisor = 1;
+  self->frame_kernel = &k;
+  for (integer = 0; integer < 2 && ok; integer++) {
+    for (separable = 0; separable < 2 && ok; separable++) {
+      k.integer = integer;
+      k.separable = separable;
+      ok = filter_plane (self, &self->kernels[integer], &pl, 0, &f, &f, 0,
+          GST_CL_CONVOLVE_BORDER_CLAMP);
+    }
+  }
+  self->frame_kernel = saved;
+  if (ok)
+    ok = gst_cl_base_filter_check (GST_CL_BASE_FILTER (self),
+        clFinish (ctx->queue), "clFinish", "Could not prepare the kernels");
+  clReleaseMemObject (f.mem);
+  return ok;
 }
 
 /* Chroma planes left unfiltered: a device-side rectangle copy */
@@ -1063,7 +1135,7 @@ gst_cl_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 
   if (changed && !upload_taps (self))
     return GST_FLOW_ERROR;
-  ks = get_kernels (self, border, self->frame_kernel->integer);
+  ks = get_kernels (self, self->frame_kernel->integer);
   if (!ks)
     return GST_FLOW_ERROR;
 
@@ -1078,7 +1150,7 @@ gst_cl_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     if (pl->chroma && chroma == GST_CL_CONVOLVE_CHROMA_COPY)
       ok = copy_plane (self, pl, p, &in, &out);
     else
-      ok = filter_plane (self, ks, pl, p, &in, &out, bval);
+      ok = filter_plane (self, ks, pl, p, &in, &out, bval, border);
   }
   ok = ok && gst_cl_frame_finish_output (filter, &out);
 

@@ -132,7 +132,19 @@ struct _GstClHistogram
   GstClockTime start_ts, end_ts;
   GstClockTime prev_ts;         /* PTS of the last stamped frame */
   gint last_roi[4];
+  guint last_bins;              /* bins of the last frame counted */
 };
+
+/* The playing-time properties one frame is counted and drawn with, read
+ * together under the object lock once per frame */
+typedef struct
+{
+  gboolean post, attach_meta;
+  guint64 interval;
+  guint bins;
+  gint roi_x, roi_y, roi_width, roi_height;
+  GstClHistogramOverlaySettings overlay;
+} FrameSettings;
 
 #define GST_TYPE_CL_HISTOGRAM_CHANNELS (gst_cl_histogram_channels_get_type ())
 static GType gst_cl_histogram_channels_get_type (void);
@@ -875,11 +887,7 @@ tally_structure (GstClHistogram * self, const Tally * t)
   GstClHistogramResult r = { 0, };
   const GstVideoInfo *info =
       gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self));
-  guint bins;
-
-  GST_OBJECT_LOCK (self);
-  bins = MIN (self->bins, self->range);
-  GST_OBJECT_UNLOCK (self);
+  guint bins = MIN (self->last_bins, self->range);
 
   r.timestamp = t->start;
   /* only a TIME segment maps timestamps (appsrc's default is BYTES) */
@@ -980,19 +988,29 @@ add_frame_counts (GstClHistogram * self, guint64 * dst)
   }
 }
 
-/* The region in luma pixels, clipped to the frame */
 static void
-get_roi (GstClHistogram * self, const GstVideoInfo * info, gint * roi)
+get_frame_settings (GstClHistogram * self, FrameSettings * fs)
+{
+  GST_OBJECT_LOCK (self);
+  fs->post = self->post_messages;
+  fs->attach_meta = self->attach_meta;
+  fs->interval = self->interval;
+  fs->bins = self->bins;
+  fs->roi_x = self->roi_x;
+  fs->roi_y = self->roi_y;
+  fs->roi_width = self->roi_width;
+  fs->roi_height = self->roi_height;
+  fs->overlay = self->overlay_set;
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* The frame's region in luma pixels, clipped to the frame */
+static void
+get_roi (GstClHistogram * self, const GstVideoInfo * info,
+    const FrameSettings * fs, gint * roi)
 {
   gint fw = GST_VIDEO_INFO_WIDTH (info), fh = GST_VIDEO_INFO_HEIGHT (info);
-  gint x, y, w, h;
-
-  GST_OBJECT_LOCK (self);
-  x = self->roi_x;
-  y = self->roi_y;
-  w = self->roi_width;
-  h = self->roi_height;
-  GST_OBJECT_UNLOCK (self);
+  gint x = fs->roi_x, y = fs->roi_y, w = fs->roi_width, h = fs->roi_height;
 
   if (x >= fw || y >= fh) {
     /* set before the caps were known: fall back to the whole frame */
@@ -1035,9 +1053,7 @@ decorate (GstClHistogram * self, GstBuffer * buf, gboolean attach_meta,
   }
   if (!ov->enabled)
     return TRUE;
-  GST_OBJECT_LOCK (self);
-  d.bins = MIN (self->bins, self->range);
-  GST_OBJECT_UNLOCK (self);
+  d.bins = MIN (self->last_bins, self->range);
   if (!gst_cl_histogram_overlay_draw (self->overlay, ov, info, buf,
           g_atomic_int_get (&self->downstream_composition), &d)) {
     GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
@@ -1058,7 +1074,8 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   const GstVideoInfo *info = gst_cl_base_filter_get_in_info (filter);
   GstClockTime ts = GST_BUFFER_PTS (buf), dur = GST_BUFFER_DURATION (buf);
   GstClFrame frame;
-  GstClHistogramOverlaySettings ov;
+  FrameSettings fs;
+  const GstClHistogramOverlaySettings *ov = &fs.overlay;
   gboolean post, attach_meta, complete;
   guint64 interval, pixels;
   Tally t;
@@ -1066,13 +1083,11 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   gint roi[4];
   cl_int err = CL_SUCCESS;
 
-  GST_OBJECT_LOCK (self);
-  post = self->post_messages;
-  interval = self->interval;
-  attach_meta = self->attach_meta;
-  ov = self->overlay_set;
-  GST_OBJECT_UNLOCK (self);
-  if (!post && !attach_meta && !ov.enabled)
+  get_frame_settings (self, &fs);
+  post = fs.post;
+  interval = fs.interval;
+  attach_meta = fs.attach_meta;
+  if (!post && !attach_meta && !ov->enabled)
     return GST_FLOW_OK;
   if (!self->configured) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
@@ -1080,7 +1095,7 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  get_roi (self, info, roi);
+  get_roi (self, info, &fs, roi);
   if (!gst_cl_frame_map_input (filter, buf, info, &frame)) {
     gst_cl_frame_unmap (filter, &frame);
     return GST_FLOW_ERROR;
@@ -1107,6 +1122,7 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
     return GST_FLOW_ERROR;
 
   memcpy (self->last_roi, roi, sizeof (roi));
+  self->last_bins = fs.bins;
   pixels = (guint64) roi[2] * roi[3];
 
   if (interval > 0 && !GST_CLOCK_TIME_IS_VALID (ts)) {
@@ -1118,8 +1134,8 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 
     memset (self->single, 0, n * sizeof (guint64));
     add_frame_counts (self, self->single);
-    if ((attach_meta || ov.enabled) && !decorate (self, buf, attach_meta,
-            &ov, &lone))
+    if ((attach_meta || ov->enabled) && !decorate (self, buf, attach_meta,
+            ov, &lone))
       return GST_FLOW_ERROR;
     if (post)
       post_structure (self, tally_structure (self, &lone));
@@ -1154,7 +1170,7 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   complete = interval == 0 || !GST_CLOCK_TIME_IS_VALID (self->start_ts) ||
       self->end_ts - self->start_ts >= interval;
   interval_tally (self, &t);
-  if ((attach_meta || ov.enabled) && !decorate (self, buf, attach_meta, &ov,
+  if ((attach_meta || ov->enabled) && !decorate (self, buf, attach_meta, ov,
           &t))
     return GST_FLOW_ERROR;
   if (complete)

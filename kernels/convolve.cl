@@ -12,7 +12,10 @@
  * saturated to the sample range.
  *
  * Options: -D DEPTH16=0|1 (8- or 16-bit little-endian samples),
- * -D BORDER=0..3 (clamp, reflect-101, wrap, constant), -D INTEGER=0|1.
+ * -D INTEGER=0|1. The border mode (0..3: clamp, reflect-101, wrap,
+ * constant) is a kernel argument, so that changing it on a running stream
+ * needs no program build; it is only looked at for rows and samples
+ * outside the frame.
  *
  * Kernels:
  *   conv2d_strips (CPU): a work-item filters STRIP samples of a row with four
@@ -33,9 +36,6 @@
 
 #ifndef DEPTH16
 #define DEPTH16 0
-#endif
-#ifndef BORDER
-#define BORDER 0
 #endif
 #ifndef INTEGER
 #define INTEGER 0
@@ -79,24 +79,30 @@ typedef float16 acc16_t;
 #define PARAMS float finv, float fbias, int idiv, int ibias, int absolute
 #define PARAM_ARGS finv, fbias, idiv, ibias, absolute
 
+#define BORDER_CLAMP 0
+#define BORDER_MIRROR 1
+#define BORDER_WRAP 2
+
 /* Source index for i in [0, n), or -1 for "the border value" */
 inline int
-map_index (int i, int n)
+map_index (int i, int n, int border)
 {
-#if BORDER == 0
-  return clamp (i, 0, n - 1);
-#elif BORDER == 1
-  int p = 2 * n - 2;
-  if (p == 0)
-    return 0;
-  i = ((int) abs (i)) % p;
-  return i < n ? i : p - i;
-#elif BORDER == 2
-  i %= n;
-  return i < 0 ? i + n : i;
-#else
-  return (i < 0 || i >= n) ? -1 : i;
-#endif
+  if (i >= 0 && i < n)
+    return i;
+  if (border == BORDER_CLAMP)
+    return clamp (i, 0, n - 1);
+  if (border == BORDER_MIRROR) {
+    int p = 2 * n - 2;
+    if (p == 0)
+      return 0;
+    i = ((int) abs (i)) % p;
+    return i < n ? i : p - i;
+  }
+  if (border == BORDER_WRAP) {
+    i %= n;
+    return i < 0 ? i + n : i;
+  }
+  return -1;
 }
 
 inline int
@@ -180,7 +186,7 @@ typedef acc16_t __attribute__ ((aligned (4))) uacc16_t;
 
 inline void
 fill_row (__global const uchar * sbase, int sstride, int yy, int sx, int rxs,
-    int rowlen, int width, int ch, int bval, acc_t * buf)
+    int rowlen, int width, int ch, int bval, int border, acc_t * buf)
 {
   int n = STRIP + 2 * rxs;
 
@@ -198,7 +204,7 @@ fill_row (__global const uchar * sbase, int sstride, int yy, int sx, int rxs,
     for (int i = 0; i < n; i++) {
       int s = sx - rxs + i;
       int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
-      int mx = map_index (px, width);
+      int mx = map_index (px, width, border);
 
       buf[i] = (mx < 0 || yy < 0) ? bval : srow[mx * ch + s - px * ch];
     }
@@ -226,7 +232,7 @@ __kernel void
 conv2d_strips (__global const uchar * src, uint soff, int sstride,
     __global uchar * dst, uint doff, int dstride, int width, int height,
     int ch, int alpha_pos, __constant int4 * taps, int ntaps, int rx,
-    int bval, int direct, PARAMS)
+    int bval, int border, int direct, PARAMS)
 {
   int sx = get_global_id (0) * STRIP, y = get_global_id (1);
   int rowlen = width * ch, rxs = rx * ch;
@@ -250,7 +256,7 @@ conv2d_strips (__global const uchar * src, uint soff, int sstride,
       for (int t = 0; t < ntaps; t++) {
         int4 tp = taps[t];
         acc_t c = COEF (tp);
-        int yy = map_index (y + tp.y, height);
+        int yy = map_index (y + tp.y, height, border);
         __global const sample_t *p;
 
         if (yy < 0) {
@@ -277,8 +283,8 @@ conv2d_strips (__global const uchar * src, uint soff, int sstride,
 
       if (tp.y != cur_dy) {
         cur_dy = tp.y;
-        fill_row (sbase, sstride, map_index (y + tp.y, height), sx, rxs,
-            rowlen, width, ch, bval, buf);
+        fill_row (sbase, sstride, map_index (y + tp.y, height, border), sx,
+            rxs, rowlen, width, ch, bval, border, buf);
       }
       q = buf + rxs + tp.x * ch;
       a0 += c * PLOAD16 (q);
@@ -305,7 +311,7 @@ __kernel void
 conv2d_tile (__global const uchar * src, uint soff, int sstride,
     __global uchar * dst, uint doff, int dstride, int width, int height,
     int ch, int alpha_pos, __constant int4 * taps, int ntaps, int rx, int ry,
-    int bval, PARAMS, __local sample_t * tile)
+    int bval, int border, PARAMS, __local sample_t * tile)
 {
   int lx = get_local_id (0), ly = get_local_id (1);
   int gx0 = get_group_id (0) * TILE_W, gy0 = get_group_id (1) * TILE_H;
@@ -318,7 +324,8 @@ conv2d_tile (__global const uchar * src, uint soff, int sstride,
     int ty = i / lw, tx = i - ty * lw;
     int s = gx0 - rxs + tx;
     int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
-    int mx = map_index (px, width), my = map_index (gy0 - ry + ty, height);
+    int mx = map_index (px, width, border);
+    int my = map_index (gy0 - ry + ty, height, border);
 
     tile[i] = (mx < 0 || my < 0) ? (sample_t) bval :
         ROW (sbase, sstride, my)[mx * ch + (s - px * ch)];
@@ -364,8 +371,8 @@ conv2d_tile (__global const uchar * src, uint soff, int sstride,
 inline void
 conv2d_reg (__global const uchar * src, uint soff, int sstride,
     __global uchar * dst, uint doff, int dstride, int width, int height,
-    int ch, int alpha_pos, __constant acc_t * coef, int bval, PARAMS,
-    __local acc_t * tile, const int R)
+    int ch, int alpha_pos, __constant acc_t * coef, int bval, int border,
+    PARAMS, __local acc_t * tile, const int R)
 {
   const int K = 2 * R + 1;
   int lx = get_local_id (0), ly = get_local_id (1);
@@ -377,7 +384,7 @@ conv2d_reg (__global const uchar * src, uint soff, int sstride,
 
   /* one border mapping per tile row; columns map only outside the row */
   for (int ty = ly; ty < lh; ty += REG_WY) {
-    int my = map_index (gy0 - R + ty, height);
+    int my = map_index (gy0 - R + ty, height, border);
     __global const sample_t *row = ROW (sbase, sstride, max (my, 0));
 
     for (int tx = lx; tx < lw; tx += REG_WX) {
@@ -390,7 +397,7 @@ conv2d_reg (__global const uchar * src, uint soff, int sstride,
         v = row[s];
       } else {
         int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
-        int mx = map_index (px, width);
+        int mx = map_index (px, width, border);
 
         v = mx < 0 ? bval : row[mx * ch + s - px * ch];
       }
@@ -443,11 +450,11 @@ conv2d_reg (__global const uchar * src, uint soff, int sstride,
 __kernel __attribute__ ((reqd_work_group_size (REG_WX, REG_WY, 1))) void \
 conv2d_reg##R (__global const uchar * src, uint soff, int sstride, \
     __global uchar * dst, uint doff, int dstride, int width, int height, \
-    int ch, int alpha_pos, __constant acc_t * coef, int bval, PARAMS, \
-    __local acc_t * tile) \
+    int ch, int alpha_pos, __constant acc_t * coef, int bval, int border, \
+    PARAMS, __local acc_t * tile) \
 { \
   conv2d_reg (src, soff, sstride, dst, doff, dstride, width, height, ch, \
-      alpha_pos, coef, bval, PARAM_ARGS, tile, R); \
+      alpha_pos, coef, bval, border, PARAM_ARGS, tile, R); \
 }
 
 CONV2D_REG (1)
@@ -460,7 +467,7 @@ CONV2D_REG (5)
 __kernel void
 hpass_strips (__global const uchar * src, uint soff, int sstride,
     __global acc_t * tmp, int tpitch, int width, int height, int ch,
-    __constant int4 * taps, int ntaps, int rx, int bval)
+    __constant int4 * taps, int ntaps, int rx, int bval, int border)
 {
   int sx = get_global_id (0) * STRIP, y = get_global_id (1);
   int rowlen = width * ch, rxs = rx * ch;
@@ -497,7 +504,7 @@ hpass_strips (__global const uchar * src, uint soff, int sstride,
       acc_t acc = 0;
 
       for (int t = 0; t < ntaps; t++) {
-        int mx = map_index (x + taps[t].x, width);
+        int mx = map_index (x + taps[t].x, width, border);
         acc += COEF (taps[t]) * (acc_t) (mx < 0 ? bval : srow[mx * ch + c]);
       }
       trow[s] = acc;
@@ -513,7 +520,7 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
     __global const uchar * src, uint soff, int sstride,
     __global uchar * dst, uint doff, int dstride, int width, int height,
     int ch, int alpha_pos, __constant int4 * taps, int ntaps, acc_t border_row,
-    PARAMS)
+    int border, PARAMS)
 {
   int sx = get_global_id (0) * STRIP, y = get_global_id (1);
   int rowlen = width * ch;
@@ -530,7 +537,7 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
 
     for (int t = 0; t < ntaps; t++) {
       acc_t c = COEF (taps[t]);
-      int yy = map_index (y + taps[t].y, height);
+      int yy = map_index (y + taps[t].y, height, border);
       __global const acc_t *p;
 
       if (yy < 0) {
@@ -556,7 +563,7 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
       acc_t acc = 0;
 
       for (int t = 0; t < ntaps; t++) {
-        int yy = map_index (y + taps[t].y, height);
+        int yy = map_index (y + taps[t].y, height, border);
         acc += COEF (taps[t]) * (yy < 0 ? border_row : tmp[yy * tpitch + s]);
       }
       drow[s] = (s % ch) == alpha_pos ? srow[s] :
@@ -576,7 +583,7 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
 inline void
 row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
     int rowlen, int width, int ch, int rx, __constant int4 * taps, int ntaps,
-    int bval, acc_t border_row, acc16_t * h)
+    int bval, int border, acc_t border_row, acc16_t * h)
 {
   acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   acc_t buf[BUF_LEN];
@@ -585,7 +592,8 @@ row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
     h[0] = h[1] = h[2] = h[3] = (acc16_t) border_row;
     return;
   }
-  fill_row (sbase, sstride, yy, sx, rx * ch, rowlen, width, ch, bval, buf);
+  fill_row (sbase, sstride, yy, sx, rx * ch, rowlen, width, ch, bval, border,
+      buf);
   for (int t = 0; t < ntaps; t++) {
     acc_t c = COEF (taps[t]);
     const acc_t *q = buf + rx * ch + taps[t].x * ch;
@@ -605,7 +613,7 @@ __kernel void
 sep_strips (__global const uchar * src, uint soff, int sstride,
     __global uchar * dst, uint doff, int dstride, int width, int height,
     int ch, int alpha_pos, __constant int4 * row_taps, int nrow, int rx,
-    __constant int4 * col_taps, int ncol, int ry, int bval,
+    __constant int4 * col_taps, int ncol, int ry, int bval, int border,
     acc_t border_row, PARAMS)
 {
   int sx = get_global_id (0) * STRIP, y0 = get_global_id (1) * SEP_ROWS;
@@ -617,8 +625,9 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
     return;
   /* ring row k holds input row y0 - ry + k */
   for (int k = 0; k < 2 * ry; k++)
-    row_pass (sbase, sstride, map_index (y0 - ry + k, height), sx, rowlen,
-        width, ch, rx, row_taps, nrow, bval, border_row, ring[k & (RING - 1)]);
+    row_pass (sbase, sstride, map_index (y0 - ry + k, height, border), sx,
+        rowlen, width, ch, rx, row_taps, nrow, bval, border, border_row,
+        ring[k & (RING - 1)]);
 
   for (int y = y0; y < y1; y++) {
     int k = y - y0 + 2 * ry;
@@ -626,8 +635,9 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
     __global const sample_t *srow = ROW (sbase, sstride, y);
     __global sample_t *drow = (__global sample_t *) (dst + doff + y * dstride);
 
-    row_pass (sbase, sstride, map_index (y + ry, height), sx, rowlen, width,
-        ch, rx, row_taps, nrow, bval, border_row, ring[k & (RING - 1)]);
+    row_pass (sbase, sstride, map_index (y + ry, height, border), sx, rowlen,
+        width, ch, rx, row_taps, nrow, bval, border, border_row,
+        ring[k & (RING - 1)]);
     for (int t = 0; t < ncol; t++) {
       acc_t c = COEF (col_taps[t]);
       int r = (y - y0 + ry + col_taps[t].y) & (RING - 1);

@@ -19,6 +19,9 @@
  *           [--csv results.csv]
  *   clbench --first-frame ELEMENT ...   (one cold/warm sample; spawned by
  *                                        the full run, one process each)
+ *   clbench --live-change [--elements E,...]
+ *       live 30 fps source, properties changed every 100 ms, cold caches:
+ *       the gaps between buffers at the sink (only this case runs)
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -62,6 +65,7 @@ static gboolean opt_quick = FALSE;
 static gboolean opt_no_yardsticks = FALSE;
 static gboolean opt_no_fixed = FALSE;
 static gboolean opt_kernel_time = FALSE;
+static gboolean opt_live_change = FALSE;
 
 static GOptionEntry entries[] = {
   {"device", 'd', 0, G_OPTION_ARG_STRING, &opt_device,
@@ -105,6 +109,12 @@ static GOptionEntry entries[] = {
         "Also report kernel-only device time per frame (sets "
         "GST_CL_PROFILE=1: the runtime then waits on each kernel, so "
         "end-to-end times of this run are a little pessimistic)",
+      NULL},
+  {"live-change", 0, 0, G_OPTION_ARG_NONE, &opt_live_change,
+        "Only the live-change case: a live 320x240 30 fps source, the "
+        "element's playing-time properties changed every 100 ms, program "
+        "caches (ours and PoCL's) empty; reports the gaps between buffers "
+        "at the sink",
       NULL},
   {"first-frame", 0, 0, G_OPTION_ARG_STRING, &opt_first_frame,
         "Internal: measure one first frame of ELEMENT in this process "
@@ -180,7 +190,8 @@ emit (const RowKey * k, GArray * ms, gdouble kernel_ms, const gchar * note,
     mx = v[n - 1];
     /* a rate means nothing for fixed costs */
     if (med > 0 && !g_str_has_prefix (k->casename, "first-frame")
-        && !g_str_has_prefix (k->casename, "overhead"))
+        && !g_str_has_prefix (k->casename, "overhead")
+        && !g_str_has_prefix (k->casename, "live-change"))
       mpix = (gdouble) k->width * k->height / (med * 1000.0);
   }
   if (kernel_ms >= 0)
@@ -1426,6 +1437,251 @@ bench_overhead (const gchar * element)
   g_free (name);
 }
 
+/* ---- live property changes ---- */
+
+/* one property change; the case applies them in order, LIVE_CHANGE_MS
+ * apart */
+typedef struct
+{
+  const gchar *prop, *value;
+} LiveChange;
+
+#define LIVE_CHANGE_MS 100
+#define LIVE_SETTLE_MS 1000
+
+/* every property documented as changeable while PLAYING, each several
+ * times, switching between the integer and float paths and every border */
+static const LiveChange conv_changes[] = {
+  {"border", "mirror"}, {"preset", "gaussian"}, {"border", "wrap"},
+  {"sigma", "2"}, {"border", "constant"}, {"preset", "sharpen"},
+  {"bias", "0.5"}, {"bias", "0"}, {"absolute", "true"}, {"preset", "box"},
+  {"radius", "3"}, {"divisor", "10"}, {"chroma", "filter"},
+  {"divisor", "0"}, {"kernel", "<1,2,1,2,4,2,1,2,1>"}, {"border", "clamp"},
+  {"preset", "motion-blur"}, {"chroma", "copy"}, {"preset", "sobel-x"},
+  {"absolute", "false"}, {"preset", "identity"}, {"preset", "emboss"},
+  {"border", "mirror"}, {"preset", "gaussian"}, {"radius", "5"},
+  {"border", "constant"}, {"preset", "laplacian"}, {"bias", "128"},
+  {NULL, NULL}
+};
+
+static const LiveChange hist_changes[] = {
+  {"bins", "64"}, {"roi-x", "10"}, {"roi-width", "100"},
+  {"interval", "100000000"}, {"bins", "16"}, {"roi-height", "50"},
+  {"roi-y", "20"}, {"interval", "0"}, {"bins", "256"}, {"roi-x", "0"},
+  {"roi-width", "0"}, {"roi-height", "0"}, {"roi-y", "0"}, {"bins", "2"},
+  {NULL, NULL}
+};
+
+static const LiveChange integ_changes[] = {
+  {"radius", "1"}, {"radius", "7"}, {"radius", "0"}, {"radius", "15"},
+  {"radius", "3"}, {"radius", "2"}, {"radius", "9"}, {"radius", "4"},
+  {NULL, NULL}
+};
+
+typedef struct
+{
+  GMutex lock;
+  GArray *arrivals;             /* gint64 ns, one per buffer at the sink */
+} LiveSink;
+
+static void
+live_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
+{
+  LiveSink *s = data;
+  gint64 t = now_ns ();
+
+  g_mutex_lock (&s->lock);
+  g_array_append_val (s->arrivals, t);
+  g_mutex_unlock (&s->lock);
+}
+
+static guint
+live_count (LiveSink * s)
+{
+  guint n;
+
+  g_mutex_lock (&s->lock);
+  n = s->arrivals->len;
+  g_mutex_unlock (&s->lock);
+  return n;
+}
+
+/* sorted gaps (ms) between arrivals [from, to), and from the last of
+ * them to @until (a stall still going on when the case ends) */
+static GArray *
+live_gaps (LiveSink * s, guint from, guint to, gint64 until)
+{
+  GArray *gaps = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  guint i;
+
+  g_mutex_lock (&s->lock);
+  for (i = MAX (from, 1); i < MIN (to, s->arrivals->len); i++) {
+    gdouble ms = (g_array_index (s->arrivals, gint64, i) -
+        g_array_index (s->arrivals, gint64, i - 1)) / 1e6;
+    g_array_append_val (gaps, ms);
+  }
+  if (to > 0 && to <= s->arrivals->len) {
+    gdouble ms = (until - g_array_index (s->arrivals, gint64, to - 1)) / 1e6;
+    g_array_append_val (gaps, ms);
+  }
+  g_mutex_unlock (&s->lock);
+  g_array_sort (gaps, cmp_double);
+  return gaps;
+}
+
+static gchar *
+live_bus_error (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  gchar *why = NULL;
+
+  if (m) {
+    GError *err = NULL;
+
+    gst_message_parse_error (m, &err, NULL);
+    why = g_strdup_printf ("error: %s", err->message);
+    g_clear_error (&err);
+    gst_message_unref (m);
+  }
+  gst_object_unref (bus);
+  return why;
+}
+
+/* Live source -> element -> fakesink (no sync: arrival is when the element
+ * let go of the buffer). After the first buffer and LIVE_SETTLE_MS of
+ * steady state, the changes are applied LIVE_CHANGE_MS apart from this
+ * thread (an application's), then LIVE_SETTLE_MS more. */
+static void
+bench_live_change (const gchar * element)
+{
+  const LiveChange *changes;
+  const gchar *factory, *format = "I420", *extra = "";
+  RowKey k = { "clfilters", element, "live-change", NULL, 320, 240, 0, NULL };
+  LiveSink sink = { 0, };
+  GstElement *pipeline, *el, *fakesink;
+  GArray *steady = NULL, *during = NULL;
+  gchar *desc, *why = NULL, *note;
+  GError *err = NULL;
+  guint i, n_changes = 0, first_change = 0, end;
+  gint64 t0, first_ms = 0;
+
+  if (!strcmp (element, "histogram")) {
+    factory = "clhistogram";
+    format = "RGBA";
+    changes = hist_changes;
+  } else if (!strcmp (element, "integral")) {
+    factory = "clintegral";
+    extra = " output=box-mean";
+    format = "GRAY8";
+    changes = integ_changes;
+  } else {
+    factory = "clconvolve";
+    changes = conv_changes;
+  }
+  k.format = format;
+  desc = g_strdup_printf ("videotestsrc is-live=true pattern=ball ! "
+      "video/x-raw,format=%s,width=%d,height=%d,framerate=30/1 ! "
+      "%s name=el device=\"%s\"%s ! fakesink name=sink sync=false "
+      "signal-handoffs=true", format, k.width, k.height, factory, opt_device,
+      extra);
+  pipeline = gst_parse_launch (desc, &err);
+  g_free (desc);
+  if (!pipeline) {
+    emit (&k, NULL, -1, NULL, err->message);
+    g_clear_error (&err);
+    return;
+  }
+  el = gst_bin_get_by_name (GST_BIN (pipeline), "el");
+  fakesink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  g_mutex_init (&sink.lock);
+  sink.arrivals = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_signal_connect (fakesink, "handoff", G_CALLBACK (live_handoff), &sink);
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  /* caps time (program builds) is not part of the figure */
+  t0 = now_ns ();
+  while (live_count (&sink) == 0 && !why) {
+    g_usleep (10000);
+    why = live_bus_error (pipeline);
+    if (!why && now_ns () - t0 > 120 * (gint64) 1000000000)
+      why = g_strdup ("no buffer in 120 s");
+  }
+  if (!why) {
+    first_ms = (now_ns () - t0) / 1000000;
+    g_usleep (LIVE_SETTLE_MS * 1000);
+    first_change = live_count (&sink);
+    steady = live_gaps (&sink, 1, first_change, now_ns ());
+    for (i = 0; changes[i].prop && !why; i++) {
+      gst_util_set_object_arg (G_OBJECT (el), changes[i].prop,
+          changes[i].value);
+      n_changes++;
+      g_usleep (LIVE_CHANGE_MS * 1000);
+      why = live_bus_error (pipeline);
+    }
+  }
+  if (!why) {
+    g_usleep (LIVE_SETTLE_MS * 1000);
+    why = live_bus_error (pipeline);
+  }
+  /* a stall still going on: wait (60 s at most) for the buffer that ends
+   * it, so that the figure is its whole length */
+  end = live_count (&sink);
+  t0 = now_ns ();
+  while (!why && live_count (&sink) == end && now_ns () - t0 <
+      60 * (gint64) 1000000000) {
+    g_usleep (10000);
+    why = live_bus_error (pipeline);
+  }
+  end = live_count (&sink);
+  if (!why) {
+    /* from the gap that ends at the first buffer after the first change */
+    during = live_gaps (&sink, first_change, end, now_ns ());
+    if (!cl_device_name)
+      g_object_get (el, "device-name", &cl_device_name, NULL);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  note = during && during->len ? g_strdup_printf ("MAX GAP %.1f ms over %u "
+      "changes %d ms apart (%u buffers); steady max %.1f ms; caches empty, "
+      "first buffer %" G_GINT64_FORMAT " ms after PLAYING",
+      g_array_index (during, gdouble, during->len - 1), n_changes,
+      LIVE_CHANGE_MS, during->len, steady && steady->len ?
+      g_array_index (steady, gdouble, steady->len - 1) : 0.0, first_ms) :
+      NULL;
+  k.device = cl_device_name;
+  emit (&k, during, -1, note, why ? why : (during && during->len ? NULL :
+          "no buffers"));
+  g_free (note);
+  g_free (why);
+  if (steady)
+    g_array_unref (steady);
+  if (during)
+    g_array_unref (during);
+  g_array_unref (sink.arrivals);
+  g_mutex_clear (&sink.lock);
+  gst_object_unref (el);
+  gst_object_unref (fakesink);
+  gst_object_unref (pipeline);
+}
+
+/* Cold caches for the live-change run: our disk cache and PoCL's pointed
+ * at empty folders (set before the first OpenCL call); returns the folder
+ * to remove at the end */
+static gchar *
+live_change_cold_caches (void)
+{
+  gchar *tmp = g_dir_make_tmp ("clbench-live-XXXXXX", NULL);
+  gchar *ours = g_build_filename (tmp, "gst-cl", NULL);
+  gchar *pocl = g_build_filename (tmp, "pocl", NULL);
+
+  g_mkdir_with_parents (pocl, 0700);
+  g_setenv ("GST_CL_CACHE_DIR", ours, TRUE);
+  g_setenv ("POCL_CACHE_DIR", pocl, TRUE);
+  g_free (ours);
+  g_free (pocl);
+  return tmp;
+}
+
 /* ---- main ---- */
 
 int
@@ -1438,6 +1694,7 @@ main (int argc, char **argv)
   guint s, f, i;
   gint sw, sh;
   gboolean yard;
+  gchar *live_tmp = NULL;
 
   ctx = g_option_context_new ("- clfilters benchmark");
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -1450,6 +1707,8 @@ main (int argc, char **argv)
   /* read when the first element creates its OpenCL queue */
   if (opt_kernel_time)
     g_setenv ("GST_CL_PROFILE", "1", TRUE);
+  if (opt_live_change)
+    live_tmp = live_change_cold_caches ();
   gst_init (NULL, NULL);
 
   if (opt_quick) {
@@ -1513,6 +1772,14 @@ main (int argc, char **argv)
   }
   print_table_header ();
 
+  if (opt_live_change) {
+    for (i = 0; elements[i]; i++)
+      bench_live_change (elements[i]);
+    rm_rf (live_tmp);
+    g_free (live_tmp);
+    goto done;
+  }
+
   for (i = 0; elements[i]; i++) {
     gboolean sweep_done = FALSE;
 
@@ -1572,6 +1839,7 @@ main (int argc, char **argv)
       bench_first_frame (elements[i]);
   }
 
+done:
   g_print ("# device: %s\n", cl_device_name ? cl_device_name :
       "(no clfilters element ran)");
   if (!opt_kernel_time)
