@@ -4,14 +4,16 @@
 #   scripts/gpu-bundle.sh .gpu     # only where the GPU machine lacks GStreamer
 #   meson setup build-gpu --buildtype=release && meson compile -C build-gpu
 # then, on the GPU machine, from the project root with .gpu and build-gpu:
-#   scripts/gpu-check.sh OUTDIR [TEST_TIMEOUT_S]
-# Runs every test binary on the GPU (device auto = first GPU), the first-frame
+#   scripts/gpu-check.sh OUTDIR [TEST_TIMEOUT_S] [PARTS]
+# PARTS (default "tests bench"): "tests" alone or "bench" alone fits one
+# 10-minute slot better. Runs every test binary on the GPU (device auto = first GPU), the first-frame
 # timings, then the benchmark: end to end with kernel-only times, and 1080p
 # beside the C references. OUTDIR gets the CSVs and logs.tgz. Exits non-zero
 # when any step failed.
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [TEST_TIMEOUT_S]}
 tmo=${2:-200}
+parts=${3:-tests bench}
 logs=$(mktemp -d)
 mkdir -p "$out"
 failed=0
@@ -34,10 +36,16 @@ step() { # step NAME TIMEOUT CMD...: runs CMD, logs it, counts a failure
 
 step device 60 sh -c 'clinfo -l && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv'
 step inspect 60 gst-inspect-1.0 clfilters
-for t in clcontext clhistogram clconvolve clintegral; do
+[[ $parts == *tests* ]] && for t in clcontext clhistogram clconvolve clintegral clupload cloverlay \
+    cllifecycle clhostile clallocation cllive; do
   step "test-$t" "$tmo" "build-gpu/tests/test-$t"
   grep -h 'Checks\|:F:\|:E:' "$logs/test-$t.log" | head -6
 done
+if [[ $parts == *bench* ]]; then
+step first-frame 300 scripts/first-frame.sh 2
+cat "$logs/first-frame.log"
+step live-change 120 "$bench" --device gpu --live-change --no-yardsticks
+grep -i "gap\|change" "$logs/live-change.log" | head -8
 step gpu-e2e 120 "$bench" --device gpu --sizes 1920x1080,3840x2160,7680x4320 \
   --formats RGBA,GRAY8 --kernel-sizes 3,7,15,31 --no-yardsticks --csv "$out/gpu-e2e.csv"
 step gpu-kernel 120 "$bench" --device gpu --kernel-time --no-yardsticks --no-fixed \
@@ -45,6 +53,7 @@ step gpu-kernel 120 "$bench" --device gpu --kernel-time --no-yardsticks --no-fix
   --csv "$out/gpu-kernel.csv"
 step gpu-cref 120 "$bench" --device gpu --sizes 1920x1080 --formats RGBA,GRAY8 \
   --elements integral,histogram --no-fixed --csv "$out/gpu-cref.csv"
+fi
 tar czf "$out/logs.tgz" -C "$logs" .
 echo "gpu-check: $failed step(s) failed"
 [ $failed -eq 0 ]
