@@ -165,7 +165,7 @@ gst_cl_convolve_kernel_set_matrix (GstClConvolveKernel * k,
     width = height = (gint) (sqrt ((gdouble) n) + 0.5);
     if ((guint) (width * height) != n) {
       *why = g_strdup_printf ("%u coefficients are not a square: set "
-          "kernel-width and kernel-height (odd, 1..%d) first", n,
+          "kernel-width and kernel-height (odd, 1..%d)", n,
           GST_CL_CONVOLVE_MAX_SIZE);
       return FALSE;
     }
@@ -202,6 +202,17 @@ gst_cl_convolve_kernel_set_matrix (GstClConvolveKernel * k,
   k->height = height;
   memcpy (k->coef, coef, n * sizeof (gdouble));
   return TRUE;
+}
+
+gboolean
+gst_cl_convolve_kernel_count_has_shape (guint n)
+{
+  guint w;
+
+  for (w = 1; w <= GST_CL_CONVOLVE_MAX_SIZE; w += 2)
+    if (n % w == 0 && (n / w) % 2 == 1 && n / w <= GST_CL_CONVOLVE_MAX_SIZE)
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean

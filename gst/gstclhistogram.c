@@ -221,12 +221,13 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
           GST_TYPE_CL_HISTOGRAM_CHANNELS, DEFAULT_PROP_CHANNELS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
-  /* wide ranges: set_property checks and names the valid values itself */
+  /* the format's own limit (256 for 8-bit) is checked when caps are set */
   g_object_class_install_property (gobject_class, PROP_BINS,
       g_param_spec_uint ("bins", "Bins",
-          "Number of bins: 2 to 256 for 8-bit formats, 2 to 65536 for "
-          "GRAY16_LE; value v goes to bin v * bins / (256 or 65536)",
-          0, G_MAXUINT, DEFAULT_PROP_BINS, live));
+          "Number of bins: 2 to 256 for 8-bit formats (more are reduced to "
+          "256 with a warning when caps are set), 2 to 65536 for GRAY16_LE; "
+          "value v goes to bin v * bins / (256 or 65536)",
+          2, 65536, DEFAULT_PROP_BINS, live));
   g_object_class_install_property (gobject_class, PROP_ROI_X,
       g_param_spec_int ("roi-x", "ROI x",
           "Left edge of the region of interest (pixels; < frame width)",
@@ -353,17 +354,14 @@ gst_cl_histogram_set_property (GObject * object, guint prop_id,
     case PROP_CHANNELS:
       self->channels = g_value_get_flags (value);
       break;
-    case PROP_BINS:{
-      guint bins = g_value_get_uint (value);
-      if (bins < 2 || bins > range) {
-        g_warning ("clhistogram: bins %u is invalid: valid is 2 to %u%s; "
-            "keeping %u", bins, range, known ? " for the current format" :
-            " (256 for 8-bit formats)", self->bins);
-      } else {
-        self->bins = bins;
-      }
+    case PROP_BINS:
+      /* the pspec holds 2..65536; a count above the current format's range
+       * is reduced for messages and reported at the next caps */
+      self->bins = g_value_get_uint (value);
+      if (known && self->bins > range)
+        GST_WARNING_OBJECT (self, "bins %u is more than the current format "
+            "has values; counting %u", self->bins, range);
       break;
-    }
     case PROP_ROI_X:
     case PROP_ROI_Y:{
       gint v = g_value_get_int (value);

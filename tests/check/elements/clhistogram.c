@@ -631,15 +631,22 @@ GST_START_TEST (test_invalid_properties)
   GstHarness *h = new_harness (&bus, FALSE);
   guint bins;
 
-  expect_rejected (h->element, "bins", "1", "valid is 2 to");
-  expect_rejected (h->element, "bins", "0", "valid is 2 to");
-  expect_rejected (h->element, "bins", "70000", "valid is 2 to 65536");
+  GParamSpecUInt *bins_spec = G_PARAM_SPEC_UINT (g_object_class_find_property
+      (G_OBJECT_GET_CLASS (h->element), "bins"));
+
+  /* the range is in the param spec (gst-inspect shows it, GLib enforces
+   * it); the format's own limit is a caps-time matter */
+  fail_unless_equals_int (bins_spec->minimum, 2);
+  fail_unless_equals_int (bins_spec->maximum, 65536);
   g_object_set (h->element, "bins", 1000, NULL);        /* ok before caps */
   gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_RGBA, 20, 10));
   /* 1000 > 256 values: clamped with an element warning at caps time */
   g_object_get (h->element, "bins", &bins, NULL);
   fail_unless_equals_int (bins, 256);
-  expect_rejected (h->element, "bins", "300", "valid is 2 to 256");
+  /* accepted while playing, counted as 256 bins until caps allow more */
+  g_object_set (h->element, "bins", 300, NULL);
+  g_object_get (h->element, "bins", &bins, NULL);
+  fail_unless_equals_int (bins, 300);
   expect_rejected (h->element, "roi-x", "20", "valid is 0 to 19");
   expect_rejected (h->element, "roi-y", "10", "valid is 0 to 9");
   g_object_set (h->element, "bins", 2, "roi-x", 19, "roi-y", 9, NULL);
@@ -654,7 +661,6 @@ GST_START_TEST (test_invalid_properties)
   g_object_set (h->element, "bins", 65536, NULL);
   g_object_get (h->element, "bins", &bins, NULL);
   fail_unless_equals_int (bins, 65536);
-  expect_rejected (h->element, "bins", "65537", "valid is 2 to 65536");
   free_harness (h, bus);
 
   gst_check_remove_log_filter (filter);
