@@ -389,7 +389,8 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id,
       self->preset = GST_CL_CONVOLVE_PRESET_CUSTOM;
       /* kernel before kernel-width/height (any order works): a count that
        * some allowed shape holds waits for its dimensions */
-      deferred = gst_cl_convolve_kernel_count_has_shape (self->user_kernel->len);
+      deferred = gst_cl_convolve_kernel_awaits_shape (self->user_kernel->len,
+          self->kernel_width, self->kernel_height);
       break;
     case PROP_KERNEL_WIDTH:
       self->kernel_width = g_value_get_int (value);

@@ -204,13 +204,34 @@ gst_cl_convolve_kernel_set_matrix (GstClConvolveKernel * k,
   return TRUE;
 }
 
-gboolean
-gst_cl_convolve_kernel_count_has_shape (guint n)
+static gboolean
+shape_allowed (guint n, gint width, gint height)
 {
-  guint w;
+  return width >= 1 && width <= GST_CL_CONVOLVE_MAX_SIZE && height >= 1 &&
+      height <= GST_CL_CONVOLVE_MAX_SIZE && (width & 1) && (height & 1) &&
+      (guint) (width * height) == n;
+}
 
+gboolean
+gst_cl_convolve_kernel_awaits_shape (guint n, gint width, gint height)
+{
+  gboolean fits;
+  gint w;
+
+  if (width == 0 && height == 0) {
+    w = (gint) (sqrt ((gdouble) n) + 0.5);
+    fits = shape_allowed (n, w, w);
+  } else if (width == 0) {
+    fits = shape_allowed (n, n / height, height);
+  } else if (height == 0) {
+    fits = shape_allowed (n, width, n / width);
+  } else {
+    fits = shape_allowed (n, width, height);
+  }
+  if (fits)
+    return FALSE;
   for (w = 1; w <= GST_CL_CONVOLVE_MAX_SIZE; w += 2)
-    if (n % w == 0 && (n / w) % 2 == 1 && n / w <= GST_CL_CONVOLVE_MAX_SIZE)
+    if (n % w == 0 && shape_allowed (n, w, n / w))
       return TRUE;
   return FALSE;
 }

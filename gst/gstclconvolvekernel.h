@@ -78,9 +78,11 @@ gboolean gst_cl_convolve_preset_matrix (GstClConvolvePreset preset,
 gboolean gst_cl_convolve_kernel_set_matrix (GstClConvolveKernel * k,
     const gdouble * coef, guint n, gint width, gint height, gchar ** why);
 
-/* Whether @n coefficients fill some allowed (odd x odd, up to the maximum)
- * matrix, so that kernel-width/height set later can complete them */
-gboolean gst_cl_convolve_kernel_count_has_shape (guint n);
+/* Whether @n coefficients do not fill the @width x @height shape (0: from
+ * @n) but do fill some allowed one, so that kernel-width/height set later
+ * can complete them */
+gboolean gst_cl_convolve_kernel_awaits_shape (guint n, gint width,
+    gint height);
 
 /* Derives divisor (0 = sum, or 1 when the sum is 0), the integer path, the
  * separable factors and identity. FALSE with *@why for an unusable divisor
