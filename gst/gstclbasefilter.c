@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClBaseFilter: what every OpenCL element shares (see the header). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClContext: device selection, the process-wide context per device, and
  * GstContext sharing between elements (query downstream, upstream, then ask
  * the application, else create and announce), as GStreamer's CUDA and GL

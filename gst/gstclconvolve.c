@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GStreamer
  * clconvolve: 2-D convolution of video frames on OpenCL.
  */
@@ -259,7 +260,7 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   gst_element_class_set_static_metadata (element_class, "OpenCL convolve",
       "Filter/Effect/Video",
       "Convolves video frames with a matrix or preset on an OpenCL device",
-      "gst-opencl-filters");
+      GST_CL_ELEMENT_AUTHOR);
 
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform);
   trans_class->transform_size =

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Convolution matrices for clconvolve: presets, validation, the derived
  * arithmetic (integer or float path) and the separable factorisation. No
  * OpenCL here: the element uploads what this computes. */

@@ -268,7 +268,7 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
   gst_element_class_set_static_metadata (element_class, "OpenCL histogram",
       "Filter/Analyzer/Video",
       "Computes video histograms on an OpenCL device and posts them as "
-      "\"histogram\" element messages", "gst-opencl-filters");
+      "\"histogram\" element messages", GST_CL_ELEMENT_AUTHOR);
 
   /* FALSE: passthrough follows overlay and attach-meta (update_passthrough),
    * caps are the same on both sides anyway */

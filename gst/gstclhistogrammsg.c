@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The "histogram" message: counts binned, exact per-sample statistics from
  * the full-resolution counts (see docs/clhistogram.md for the layout). */
 #ifdef HAVE_CONFIG_H

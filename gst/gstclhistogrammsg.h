@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Builds clhistogram's "histogram" message structure from accumulated
  * full-resolution counts (private to the element). */
 #pragma once

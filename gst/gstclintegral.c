@@ -1,10 +1,5 @@
 /* GStreamer OpenCL integral images
- * Copyright (C) 2024 gst-opencl-filters contributors
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2 of the License, or (at your option) any later version.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 /**
@@ -257,7 +252,7 @@ gst_cl_integral_class_init (GstClIntegralClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "OpenCL integral image", "Filter/Analyzer/Video",
       "Integral images (summed-area tables) and box means on OpenCL",
-      "gst-opencl-filters");
+      GST_CL_ELEMENT_AUTHOR);
 
   trans_class->transform_caps = gst_cl_integral_transform_caps;
   trans_class->fixate_caps = gst_cl_integral_fixate_caps;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The shared runtime: device selection, the shared context and GstContext
  * exchange, errors without a device, and the on-disk program cache. Uses
  * clhistogram on GRAY8 as the simplest OpenCL element. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clconvolve tests: every format, layout, border mode and preset, kernel
  * sizes 1x1..31x31 (also larger than the frame), the separable and 2-D
  * paths, both kernel variants (GST_CL_CONVOLVE_VARIANT=gpu runs the

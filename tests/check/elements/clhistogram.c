@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clhistogram: counts and statistics against the plain-C reference for every
  * format, odd sizes, every buffer layout, several bin counts, regions,
  * channel choices and both kernel variants (the GPU kernels run on PoCL via

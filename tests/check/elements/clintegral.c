@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clintegral tests: every kernel against tests/reference/integral.c.
  *
  * The binary runs unforked (CK_FORK=no) and keeps one element started for its

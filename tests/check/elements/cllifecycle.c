@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Lifecycle tests: the generic state-change walk (as GStreamer's
  * tests/check/generic/states.c does it, in a bin) and repeated
  * create/start/stop/destroy cycles (each with its own OpenCL context) for
