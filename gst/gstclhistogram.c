@@ -194,6 +194,8 @@ static gboolean gst_cl_histogram_sink_event (GstBaseTransform * trans,
 static gboolean gst_cl_histogram_start (GstBaseTransform * trans);
 static gboolean gst_cl_histogram_query (GstBaseTransform * trans,
     GstPadDirection direction, GstQuery * query);
+static GstCaps *gst_cl_histogram_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
 
 static void
 gst_cl_histogram_class_init (GstClHistogramClass * klass)
@@ -281,6 +283,7 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
   trans_class->sink_event = gst_cl_histogram_sink_event;
   trans_class->start = gst_cl_histogram_start;
   trans_class->query = gst_cl_histogram_query;
+  trans_class->transform_caps = gst_cl_histogram_transform_caps;
 
   filter_class->set_info = gst_cl_histogram_set_info;
   filter_class->reset = gst_cl_histogram_reset;
@@ -597,6 +600,94 @@ use_gpu_variant (GstClContext * ctx)
   if (v && !g_ascii_strcasecmp (v, "cpu"))
     return FALSE;
   return gst_cl_context_is_gpu (ctx) && ctx->local_mem_is_dedicated;
+}
+
+/* The template's formats that have every channel of @channels, as a list
+ * GValue (@channels 0, "auto", fits every format) */
+static void
+formats_with_channels (guint channels, GValue * allowed)
+{
+  GstCaps *tmpl = gst_static_pad_template_get_caps (&sink_template);
+  const GValue *all = gst_structure_get_value (gst_caps_get_structure (tmpl,
+          0), "format");
+  guint i, c;
+
+  gst_value_list_init (allowed, gst_value_list_get_size (all));
+  for (i = 0; i < gst_value_list_get_size (all); i++) {
+    const GValue *name = gst_value_list_get_value (all, i);
+    GstVideoInfo info;
+    gboolean ok = TRUE, computed;
+
+    gst_video_info_set_format (&info,
+        gst_video_format_from_string (g_value_get_string (name)), 16, 16);
+    for (c = 0; c < N_CHANNEL_KINDS; c++)
+      if ((channels & (1u << c)) &&
+          channel_component (&info, 1u << c, &computed) < 0)
+        ok = FALSE;
+    if (ok)
+      gst_value_list_append_value (allowed, name);
+  }
+  gst_caps_unref (tmpl);
+}
+
+/* Caps are the same on both pads; only formats that have the requested
+ * channels are offered, so that a converter upstream picks one of them
+ * (channels=luma+u+v makes videoconvert choose YUV). channels is mutable
+ * in READY only, so the offer does not change while caps are set. */
+static GstCaps *
+gst_cl_histogram_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+  GstCaps *res = gst_caps_new_empty ();
+  GValue allowed = G_VALUE_INIT;
+  guint channels, i;
+
+  GST_OBJECT_LOCK (self);
+  channels = self->channels;
+  GST_OBJECT_UNLOCK (self);
+
+  formats_with_channels (channels, &allowed);
+  /* no format has them all (u+red): offer everything, set_info names the
+   * channels the negotiated format lacks */
+  if (gst_value_list_get_size (&allowed) == 0) {
+    g_value_unset (&allowed);
+    return filter ? gst_caps_intersect_full (filter, caps,
+        GST_CAPS_INTERSECT_FIRST) : gst_caps_ref (caps);
+  }
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *st = gst_structure_copy (gst_caps_get_structure (caps, i));
+    const GValue *format = gst_structure_get_value (st, "format");
+    GValue both = G_VALUE_INIT;
+
+    if (!format) {
+      gst_structure_set_value (st, "format", &allowed);
+    } else if (gst_value_intersect (&both, format, &allowed)) {
+      gst_structure_take_value (st, "format", &both);
+    } else {
+      gst_structure_free (st);
+      continue;
+    }
+    gst_caps_append_structure_full (res, st,
+        gst_caps_features_copy (gst_caps_get_features (caps, i)));
+  }
+  g_value_unset (&allowed);
+  /* fixed caps without the channels (a format forced upstream): let them
+   * through so that set_info says which channels the format has, instead
+   * of a bare not-negotiated */
+  if (gst_caps_is_empty (res) && gst_caps_is_fixed (caps)) {
+    gst_caps_unref (res);
+    res = gst_caps_copy (caps);
+  }
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, res,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (res);
+    res = tmp;
+  }
+  GST_DEBUG_OBJECT (self, "channels 0x%x: %" GST_PTR_FORMAT, channels, res);
+  return res;
 }
 
 static gboolean

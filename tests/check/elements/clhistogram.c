@@ -937,6 +937,105 @@ GST_START_TEST (test_controlled_bins)
 GST_END_TEST;
 
 
+/* channels steer negotiation: the sink pad offers only formats that have
+ * every requested channel */
+GST_START_TEST (test_channels_caps)
+{
+  static const struct
+  {
+    const gchar *channels;
+    const gchar *has, *lacks;
+    guint n;
+  } cases[] = {
+    {"auto", "RGBA", NULL, 20},
+    {"luma", "GRAY8", NULL, 20},
+    {"luma+u+v", "NV12", "RGBA", 8},
+    {"red+green+blue", "BGRx", "I420", 10},
+    {"alpha", "ARGB", "RGBx", 4},
+    /* no format has both: all offered, set_info explains */
+    {"u+red", "RGB", NULL, 20},
+  };
+  guint i, j;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstElement *e = gst_element_factory_make ("clhistogram", NULL);
+    GstPad *pad = gst_element_get_static_pad (e, "sink");
+    GstCaps *caps;
+    GstStructure *st;
+    const GValue *formats;
+    guint n = 0;
+    gboolean has = FALSE, lacks = TRUE;
+
+    gst_util_set_object_arg (G_OBJECT (e), "channels", cases[i].channels);
+    caps = gst_pad_query_caps (pad, NULL);
+    if (!gst_caps_is_empty (caps)) {
+      st = gst_caps_get_structure (caps, 0);
+      formats = gst_structure_get_value (st, "format");
+      n = GST_VALUE_HOLDS_LIST (formats) ? gst_value_list_get_size (formats)
+          : 1;
+      for (j = 0; j < n; j++) {
+        const gchar *f = GST_VALUE_HOLDS_LIST (formats) ?
+            g_value_get_string (gst_value_list_get_value (formats, j)) :
+            g_value_get_string (formats);
+        if (cases[i].has && g_str_equal (f, cases[i].has))
+          has = TRUE;
+        if (cases[i].lacks && g_str_equal (f, cases[i].lacks))
+          lacks = FALSE;
+      }
+    }
+    fail_unless_equals_int (n, cases[i].n);
+    fail_unless (has || !cases[i].has, "%s: no %s", cases[i].channels,
+        cases[i].has);
+    fail_unless (lacks, "%s: offers %s", cases[i].channels, cases[i].lacks);
+    gst_caps_unref (caps);
+    gst_object_unref (pad);
+    gst_object_unref (e);
+  }
+}
+
+GST_END_TEST;
+
+/* ...so videoconvert picks a format that has them (was "Channel "u" is not
+ * available in ABGR video") */
+GST_START_TEST (test_channels_negotiation)
+{
+  GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=1 ! "
+      "video/x-raw,format=ABGR,width=32,height=16 ! videoconvert ! "
+      "clhistogram name=h channels=luma+u+v ! fakesink", NULL);
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstElement *h = gst_bin_get_by_name (GST_BIN (pipe), "h");
+  GstPad *pad = gst_element_get_static_pad (h, "sink");
+  GstMessage *msg;
+  GstCaps *caps;
+  GstVideoInfo info;
+  gboolean histogram = FALSE;
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  while ((msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+              GST_MESSAGE_ERROR | GST_MESSAGE_EOS | GST_MESSAGE_ELEMENT))) {
+    GstMessageType t = GST_MESSAGE_TYPE (msg);
+
+    if (t == GST_MESSAGE_ELEMENT)
+      histogram |= gst_message_has_name (msg, "histogram");
+    fail_if (t == GST_MESSAGE_ERROR, "pipeline failed");
+    gst_message_unref (msg);
+    if (t == GST_MESSAGE_EOS)
+      break;
+  }
+  fail_unless (histogram);
+  caps = gst_pad_get_current_caps (pad);
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless (GST_VIDEO_INFO_IS_YUV (&info), "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (h);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
 static Suite *
 clhistogram_suite (void)
 {
@@ -944,8 +1043,10 @@ clhistogram_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_channels_caps);
   if (!test_have_cl_device ())
     return s;
+  tcase_add_test (tc, test_channels_negotiation);
   tcase_add_test (tc, test_message_types);
   tcase_add_test (tc, test_invalid_properties);
   tcase_add_test (tc, test_missing_channel);
