@@ -551,9 +551,17 @@ gst_cl_handle_set_context (GstElement * element, GstContext * context,
     return NULL;
   other = gst_cl_context_from_gst_context (context, &error);
   if (!other) {
+    /* printed, not only in the debug log: an application that meant to
+     * choose the device must learn that its context was not used. Not an
+     * element message: GstBin calls set_context with its object lock held
+     * while handling NEED_CONTEXT, and posting would deadlock. */
     if (error)
-      GST_WARNING_OBJECT (element, "Ignoring OpenCL context: %s",
-          error->message);
+      g_warning ("%s: ignoring an unusable \"" GST_CL_CONTEXT_TYPE "\" "
+          "context: %s. (From Python, Gst.Context.writable_structure() "
+          "returns a copy, so fields set on it are lost: choose the device "
+          "with the element's device property or $" GST_CL_DEVICE_ENV ", and "
+          "share a context by passing on the one of a HAVE_CONTEXT message.)",
+          GST_OBJECT_NAME (element), error->message);
     g_clear_error (&error);
     return NULL;
   }
