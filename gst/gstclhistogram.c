@@ -59,6 +59,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
 #define DEFAULT_PROP_POST_MESSAGES TRUE
 #define DEFAULT_PROP_INTERVAL 0
 #define DEFAULT_PROP_ATTACH_META FALSE
+#define DEFAULT_PROP_MESSAGE_COUNTS GST_CL_HISTOGRAM_COUNTS_ARRAY
 
 /* "cpu" or "gpu" forces a kernel variant whatever the device (tests run the
  * GPU kernels on PoCL this way) */
@@ -76,6 +77,7 @@ enum
   PROP_POST_MESSAGES,
   PROP_INTERVAL,
   PROP_ATTACH_META,
+  PROP_MESSAGE_COUNTS,
   /* overlay, overlay-scale, ... (gstclhistogramoverlay.c) from here on */
   PROP_OVERLAY_FIRST,
 };
@@ -106,6 +108,7 @@ struct _GstClHistogram
   gboolean post_messages;
   guint64 interval;
   gboolean attach_meta;
+  GstClHistogramMessageCounts message_counts;
   GstClHistogramOverlaySettings overlay_set;
 
   GstClHistogramOverlay *overlay;
@@ -262,6 +265,14 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
           "structure; with interval > 0 the interval so far) to the buffer "
           "as a GstCustomMeta named \"" GST_CL_HISTOGRAM_META_NAME "\"",
           DEFAULT_PROP_ATTACH_META, live));
+  g_object_class_install_property (gobject_class, PROP_MESSAGE_COUNTS,
+      g_param_spec_enum ("message-counts", "Message counts",
+          "How messages (and the meta) carry the counts: \"array\" (a "
+          "\"counts\" array of arrays, easy from bindings), \"bytes\" (a "
+          "\"counts-<channel>\" GBytes of guint64 per channel, compact and "
+          "cheap with many bins) or \"none\" (statistics only)",
+          gst_cl_histogram_message_counts_get_type (),
+          DEFAULT_PROP_MESSAGE_COUNTS, live));
   gst_cl_histogram_overlay_install (gobject_class, PROP_OVERLAY_FIRST);
   gst_cl_histogram_meta_register ();
 
@@ -289,6 +300,8 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
   filter_class->reset = gst_cl_histogram_reset;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_HISTOGRAM_CHANNELS, 0);
+  gst_type_mark_as_plugin_api (gst_cl_histogram_message_counts_get_type (),
+      0);
 }
 
 static void
@@ -305,6 +318,7 @@ gst_cl_histogram_init (GstClHistogram * self)
   self->post_messages = DEFAULT_PROP_POST_MESSAGES;
   self->interval = DEFAULT_PROP_INTERVAL;
   self->attach_meta = DEFAULT_PROP_ATTACH_META;
+  self->message_counts = DEFAULT_PROP_MESSAGE_COUNTS;
   gst_cl_histogram_overlay_settings_init (&self->overlay_set);
   self->overlay = gst_cl_histogram_overlay_new ();
   self->start_ts = self->end_ts = self->prev_ts = GST_CLOCK_TIME_NONE;
@@ -393,6 +407,9 @@ gst_cl_histogram_set_property (GObject * object, guint prop_id,
     case PROP_ATTACH_META:
       self->attach_meta = g_value_get_boolean (value);
       break;
+    case PROP_MESSAGE_COUNTS:
+      self->message_counts = g_value_get_enum (value);
+      break;
     default:
       if (prop_id < PROP_OVERLAY_FIRST ||
           !gst_cl_histogram_overlay_set_property (&self->overlay_set,
@@ -439,6 +456,9 @@ gst_cl_histogram_get_property (GObject * object, guint prop_id,
       break;
     case PROP_ATTACH_META:
       g_value_set_boolean (value, self->attach_meta);
+      break;
+    case PROP_MESSAGE_COUNTS:
+      g_value_set_enum (value, self->message_counts);
       break;
     default:
       if (prop_id < PROP_OVERLAY_FIRST ||
@@ -968,6 +988,7 @@ tally_structure (GstClHistogram * self, const Tally * t)
 
   GST_OBJECT_LOCK (self);
   bins = MIN (self->bins, self->range);
+  r.counts_mode = self->message_counts;
   GST_OBJECT_UNLOCK (self);
 
   r.timestamp = t->start;

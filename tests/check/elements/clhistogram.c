@@ -1036,6 +1036,57 @@ GST_START_TEST (test_channels_negotiation)
 
 GST_END_TEST;
 
+/* message-counts: the same counts as an array, as GBytes per channel by
+ * name, or not at all (statistics stay) */
+GST_START_TEST (test_message_counts_modes)
+{
+  static const gchar *modes[] = { "array", "bytes", "none" };
+  GstBus *bus;
+  GstHarness *h = new_harness (&bus, FALSE);
+  guint m, v;
+
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_GRAY8, 8, 8));
+  for (m = 0; m < G_N_ELEMENTS (modes); m++) {
+    guint64 ref[256] = { 0, };
+    GstStructure *s;
+    GBytes *bytes = NULL;
+
+    gst_util_set_object_arg (G_OBJECT (h->element), "message-counts",
+        modes[m]);
+    push_gray (h, 11 + m, m * GST_SECOND, GST_SECOND, ref);
+    s = pop_histogram (bus);
+    fail_unless (s != NULL, "%s: no message", modes[m]);
+    fail_unless (gst_structure_has_field (s, "mean"), "%s: no mean",
+        modes[m]);
+    fail_unless (gst_structure_has_field (s, "counts") == (m == 0),
+        "%s: counts field", modes[m]);
+    fail_unless (gst_structure_has_field (s, "counts-luma") == (m == 1),
+        "%s: counts-luma field", modes[m]);
+    for (v = 0; m == 0 && v < 256; v++) {
+      const GValue *ch = gst_value_array_get_value (gst_structure_get_value
+          (s, "counts"), 0);
+      fail_unless_equals_uint64 (g_value_get_uint64
+          (gst_value_array_get_value (ch, v)), ref[v]);
+    }
+    if (m == 1) {
+      const guint64 *got;
+      gsize size;
+
+      fail_unless (gst_structure_get (s, "counts-luma", G_TYPE_BYTES, &bytes,
+              NULL));
+      got = g_bytes_get_data (bytes, &size);
+      fail_unless_equals_int (size, 256 * sizeof (guint64));
+      for (v = 0; v < 256; v++)
+        fail_unless_equals_uint64 (got[v], ref[v]);
+      g_bytes_unref (bytes);
+    }
+    gst_structure_free (s);
+  }
+  free_harness (h, bus);
+}
+
+GST_END_TEST;
+
 static Suite *
 clhistogram_suite (void)
 {
@@ -1047,6 +1098,7 @@ clhistogram_suite (void)
   if (!test_have_cl_device ())
     return s;
   tcase_add_test (tc, test_channels_negotiation);
+  tcase_add_test (tc, test_message_counts_modes);
   tcase_add_test (tc, test_message_types);
   tcase_add_test (tc, test_invalid_properties);
   tcase_add_test (tc, test_missing_channel);
