@@ -23,6 +23,14 @@
  * |coefficients| above about 5.2e33 (times 65535 it would overflow), and an
  * effective divisor outside 1.2e-38..8.5e37.
  *
+ * The matrix may be given as integers or doubles, from gst-launch
+ * (`kernel="<0,-1,0,-1,5,-1,0,-1,0>"`) or from bindings
+ * (`Gst.ValueArray([0, -1, 0, ...])`); #GstClConvolve:kernel,
+ * #GstClConvolve:kernel-width and #GstClConvolve:kernel-height may come in
+ * any order (a square count needs no dimensions), and a matrix whose
+ * dimensions never came is an error at caps time. QoS is on, as in
+ * GStreamer's video filters: late frames are dropped.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! clconvolve preset=gaussian sigma=2 ! videoconvert ! autovideosink

@@ -23,6 +23,19 @@
  * live camera histogram); with `attach-meta=true` every buffer carries its
  * histogram as a GstCustomMeta named "GstClHistogramMeta".
  *
+ * The "histogram" message fields: `timestamp`, `stream-time`,
+ * `running-time`, `duration`, `frames`, `pixels` (guint64); `width`,
+ * `height`, `roi-x`, `roi-y`, `roi-width`, `roi-height` (gint); `bins`
+ * (guint); and one GstValueArray entry per channel: `channels` (names),
+ * `mean`, `stddev`, `clip-low`, `clip-high` (gdouble), `min`, `max` (guint)
+ * and `counts` (guint64 per bin). #GstClHistogram:message-counts `bytes`
+ * gives the counts as one `counts-<channel>` GBytes of guint64 per channel
+ * instead, `none` leaves them out.
+ *
+ * #GstClHistogram:channels steers negotiation: only formats that have every
+ * requested channel are offered upstream. QoS is off (unlike GStreamer's
+ * video filters): a dropped frame would be a missing histogram.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! clhistogram overlay=true ! \

@@ -19,7 +19,8 @@
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=GRAY8 ! clintegral ! \
  *     video/x-integral-image,format=U64 ! fakesink
- * gst-launch-1.0 videotestsrc ! clintegral planes=sum+sqsum ! appsink
+ * gst-launch-1.0 videotestsrc ! clintegral planes=sum+sqsum format=u64 ! \
+ *     fakesink
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA ! \
  *     clintegral output=box-mean radius=7 ! videoconvert ! autovideosink
  * ]|
