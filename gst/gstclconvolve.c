@@ -451,6 +451,13 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id,
       return;
   }
 
+  /* a matrix waiting for its dimensions cannot be rebuilt yet: other
+   * values are kept for when it can (and checked then) */
+  if (self->shape_pending && prop_id != PROP_KERNEL &&
+      prop_id != PROP_KERNEL_WIDTH && prop_id != PROP_KERNEL_HEIGHT &&
+      self->preset == GST_CL_CONVOLVE_PRESET_CUSTOM)
+    deferred = TRUE;
+
   changed = rebuild_kernel (self, &why);
   if (prop_id == PROP_KERNEL || prop_id == PROP_KERNEL_WIDTH ||
       prop_id == PROP_KERNEL_HEIGHT)

@@ -693,25 +693,17 @@ gst_cl_histogram_transform_caps (GstBaseTransform * trans,
     const GValue *format = gst_structure_get_value (st, "format");
     GValue both = G_VALUE_INIT;
 
-    if (!format) {
+    /* caps with none of those formats (fixed caps pushed without a query,
+     * as GstHarness does): kept, so that set_info says which channels the
+     * format has instead of a bare not-negotiated */
+    if (!format)
       gst_structure_set_value (st, "format", &allowed);
-    } else if (gst_value_intersect (&both, format, &allowed)) {
+    else if (gst_value_intersect (&both, format, &allowed))
       gst_structure_take_value (st, "format", &both);
-    } else {
-      gst_structure_free (st);
-      continue;
-    }
     gst_caps_append_structure_full (res, st,
         gst_caps_features_copy (gst_caps_get_features (caps, i)));
   }
   g_value_unset (&allowed);
-  /* fixed caps without the channels (a format forced upstream): let them
-   * through so that set_info says which channels the format has, instead
-   * of a bare not-negotiated */
-  if (gst_caps_is_empty (res) && gst_caps_is_fixed (caps)) {
-    gst_caps_unref (res);
-    res = gst_caps_copy (caps);
-  }
 
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, res,
