@@ -672,7 +672,7 @@ gst_cl_histogram_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
-  GstCaps *res = gst_caps_new_empty ();
+  GstCaps *res;
   GValue allowed = G_VALUE_INIT;
   guint channels, i;
 
@@ -688,6 +688,7 @@ gst_cl_histogram_transform_caps (GstBaseTransform * trans,
     return filter ? gst_caps_intersect_full (filter, caps,
         GST_CAPS_INTERSECT_FIRST) : gst_caps_ref (caps);
   }
+  res = gst_caps_new_empty ();
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstStructure *st = gst_structure_copy (gst_caps_get_structure (caps, i));
     const GValue *format = gst_structure_get_value (st, "format");
