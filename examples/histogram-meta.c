@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* histogram-meta: frame-accurate histograms from clhistogram in C.
  *
  * Runs `videotestsrc ! clhistogram attach-meta=true ! fakesink` and reads

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Live histograms from clhistogram, read from the bus with plain PyGObject.
 
     examples/histogram.py                     # videotestsrc ! clhistogram ! fakesink

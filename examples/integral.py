@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Pull integral images from clintegral through appsink and read box sums.
 
 The source frame is taken from the same pipeline through a tee, so the box

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClBaseFilter: what every OpenCL element shares (see the header). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -653,7 +654,8 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
           "OpenCL device: \"auto\" (first GPU, else accelerator, else CPU; "
           "$" GST_CL_DEVICE_ENV " overrides it), \"gpu\", \"cpu\", "
           "\"accelerator\", \"PLATFORM:DEVICE\" indices as in `clinfo -l`, "
-          "or part of a device name", DEFAULT_DEVICE,
+          "or part of a device name; alternatives separated by commas, the "
+          "first that matches wins (\"gpu,cpu\")", DEFAULT_DEVICE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,

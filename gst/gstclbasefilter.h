@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClBaseFilter: abstract GstBaseTransform for OpenCL elements.
  *
  * It owns the `device` and `device-name` properties, the GstClContext (found

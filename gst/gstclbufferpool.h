@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClBufferPool: video buffers of one GstClMemory each (one cl_mem per
  * buffer, made once and reused frame after frame), with a GstVideoMeta that
  * says where the planes are. A GstVideoBufferPool whose allocator is always a

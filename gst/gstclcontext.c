@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClContext: device selection, the process-wide context per device, and
  * GstContext sharing between elements (query downstream, upstream, then ask
  * the application, else create and announce), as GStreamer's CUDA and GL
@@ -153,21 +154,6 @@ list_devices (void)
   return g_once (&once, enumerate_devices, NULL);
 }
 
-static gchar *
-describe_devices (GArray * list)
-{
-  GString *s = g_string_new (NULL);
-  guint i;
-
-  for (i = 0; i < list->len; i++) {
-    DeviceEntry *e = &g_array_index (list, DeviceEntry, i);
-
-    g_string_append_printf (s, "%s%u:%u \"%s\"", i ? ", " : "",
-        e->platform_index, e->device_index, e->name);
-  }
-  return g_string_free (s, FALSE);
-}
-
 static const gchar *
 effective_selector (const gchar * selector)
 {
@@ -246,6 +232,36 @@ find_device (GArray * list, const gchar * sel)
   return NULL;
 }
 
+static const gchar *
+device_type_name (cl_device_type type)
+{
+  if (type & CL_DEVICE_TYPE_GPU)
+    return "GPU";
+  if (type & CL_DEVICE_TYPE_ACCELERATOR)
+    return "accelerator";
+  if (type & CL_DEVICE_TYPE_CPU)
+    return "CPU";
+  return "other";
+}
+
+/* The first device matching one of the comma-separated alternatives of
+ * @sel ("gpu,cpu": a GPU, else a CPU) */
+static const DeviceEntry *
+find_first_device (GArray * list, const gchar * sel)
+{
+  gchar **alternatives = g_strsplit (sel, ",", -1);
+  const DeviceEntry *e = NULL;
+  guint i;
+
+  for (i = 0; !e && alternatives[i]; i++) {
+    g_strstrip (alternatives[i]);
+    if (*alternatives[i])
+      e = find_device (list, alternatives[i]);
+  }
+  g_strfreev (alternatives);
+  return e;
+}
+
 gboolean
 gst_cl_device_select (const gchar * selector, cl_platform_id * platform,
     cl_device_id * device, GError ** error)
@@ -260,14 +276,26 @@ gst_cl_device_select (const gchar * selector, cl_platform_id * platform,
     return FALSE;
   }
 
-  e = find_device (list, sel);
+  e = find_first_device (list, sel);
   if (!e) {
-    gchar *have = describe_devices (list);
+    GString *have = g_string_new (NULL);
+    guint i;
+
+    /* a driver is there: say what it offers, not what to install */
+    for (i = 0; i < list->len; i++) {
+      const DeviceEntry *d = &g_array_index (list, DeviceEntry, i);
+      g_string_append_printf (have, "%s%u:%u \"%s\" (%s)", i ? ", " : "",
+          d->platform_index, d->device_index, d->name,
+          device_type_name (d->type));
+    }
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
-        "No OpenCL device matches \"%s\" (valid: auto, gpu, cpu, accelerator, "
-        "PLATFORM:DEVICE or part of a device name; found %s). "
-        INSTALL_ADVICE, sel, have);
-    g_free (have);
+        "No OpenCL device matches \"%s\". Devices present: %s. Choose one "
+        "of them (valid: auto, gpu, cpu, accelerator, PLATFORM:DEVICE or "
+        "part of a device name), or give alternatives such as \"gpu,cpu\" (the "
+        "first that matches is used); a missing GPU needs its vendor's "
+        "OpenCL ICD (`clinfo -l` lists what the ICD loader sees).", sel,
+        have->str);
+    g_string_free (have, TRUE);
     return FALSE;
   }
   if (platform)
@@ -523,9 +551,17 @@ gst_cl_handle_set_context (GstElement * element, GstContext * context,
     return NULL;
   other = gst_cl_context_from_gst_context (context, &error);
   if (!other) {
+    /* printed, not only in the debug log: an application that meant to
+     * choose the device must learn that its context was not used. Not an
+     * element message: GstBin calls set_context with its object lock held
+     * while handling NEED_CONTEXT, and posting would deadlock. */
     if (error)
-      GST_WARNING_OBJECT (element, "Ignoring OpenCL context: %s",
-          error->message);
+      g_warning ("%s: ignoring an unusable \"" GST_CL_CONTEXT_TYPE "\" "
+          "context: %s. (From Python, Gst.Context.writable_structure() "
+          "returns a copy, so fields set on it are lost: choose the device "
+          "with the element's device property or $" GST_CL_DEVICE_ENV ", and "
+          "share a context by passing on the one of a HAVE_CONTEXT message.)",
+          GST_OBJECT_NAME (element), error->message);
     g_clear_error (&error);
     return NULL;
   }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClContext: one OpenCL platform/device/context/queue, shared by every
  * element of the process that uses the same device, and exchanged between
  * elements and applications through a GstContext of type "gst.cl.context". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GStreamer
  * clconvolve: 2-D convolution of video frames on OpenCL.
  */
@@ -25,6 +26,14 @@
  * Every property may change while PLAYING: a change applies from the next
  * buffer, and none builds a program or otherwise holds up the stream (the
  * programs a caps can need are built when the caps are set).
+ *
+ * The matrix may be given as integers or doubles, from gst-launch
+ * (`kernel="<0,-1,0,-1,5,-1,0,-1,0>"`) or from bindings
+ * (`Gst.ValueArray([0, -1, 0, ...])`); #GstClConvolve:kernel,
+ * #GstClConvolve:kernel-width and #GstClConvolve:kernel-height may come in
+ * any order (a square count needs no dimensions), and a matrix whose
+ * dimensions never came is an error at caps time. QoS is on, as in
+ * GStreamer's video filters: late frames are dropped.
  *
  * ## Example launch lines
  * |[
@@ -124,6 +133,8 @@ struct _GstClConvolve
   GstClConvolveChroma chroma;
   GstClConvolveKernel *kernel;  /* in effect */
   guint generation;             /* bumped when @kernel changes */
+  gboolean shape_pending;       /* kernel and kernel-width/height disagree;
+                                 * an error if still so at caps time */
 
   /* streaming thread */
   GstClConvolveKernel *frame_kernel;    /* snapshot uploaded to the taps */
@@ -196,10 +207,12 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           "Convolution matrix in row order, e.g. \"<0,-1,0,-1,5,-1,0,-1,0>\" "
           "(odd width and height 1..31; a square unless kernel-width/height "
           "say otherwise). Setting it selects preset=custom; reading it "
-          "gives the matrix in effect",
-          g_param_spec_double ("coefficient", "Coefficient",
-              "A coefficient", -G_MAXDOUBLE, G_MAXDOUBLE, 0,
-              G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS), MATRIX_FLAGS));
+          "gives the matrix in effect (doubles). Any numbers are accepted, "
+          "integers included; kernel, kernel-width and kernel-height may be "
+          "set in any order",
+          /* no element spec: one of doubles would reject the integers that
+           * bindings and gst-launch produce for "<0,-1,0>" */
+          NULL, MATRIX_FLAGS));
   g_object_class_install_property (gobject_class, PROP_KERNEL_WIDTH,
       g_param_spec_int ("kernel-width", "Kernel width",
           "Columns of the custom kernel (odd; 0 = from the coefficient count)",
@@ -259,7 +272,7 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   gst_element_class_set_static_metadata (element_class, "OpenCL convolve",
       "Filter/Effect/Video",
       "Convolves video frames with a matrix or preset on an OpenCL device",
-      "gst-opencl-filters");
+      GST_CL_ELEMENT_AUTHOR);
 
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform);
   trans_class->transform_size =
@@ -325,6 +338,8 @@ gst_cl_convolve_init (GstClConvolve * self)
   rebuild_kernel (self, &why);
   g_free (why);
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), TRUE);
+  /* like GstVideoFilter: late frames are dropped, not filtered */
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
 }
 
 static void
@@ -385,6 +400,10 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id,
         goto done;
       }
       self->preset = GST_CL_CONVOLVE_PRESET_CUSTOM;
+      /* kernel before kernel-width/height (any order works): a count that
+       * some allowed shape holds waits for its dimensions */
+      deferred = gst_cl_convolve_kernel_awaits_shape (self->user_kernel->len,
+          self->kernel_width, self->kernel_height);
       break;
     case PROP_KERNEL_WIDTH:
       self->kernel_width = g_value_get_int (value);
@@ -436,7 +455,20 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id,
       return;
   }
 
+  /* a matrix waiting for its dimensions cannot be rebuilt yet: other
+   * values are kept for when it can (and checked then) */
+  if (self->shape_pending && prop_id != PROP_KERNEL &&
+      prop_id != PROP_KERNEL_WIDTH && prop_id != PROP_KERNEL_HEIGHT &&
+      self->preset == GST_CL_CONVOLVE_PRESET_CUSTOM)
+    deferred = TRUE;
+
   changed = rebuild_kernel (self, &why);
+  if (prop_id == PROP_KERNEL || prop_id == PROP_KERNEL_WIDTH ||
+      prop_id == PROP_KERNEL_HEIGHT)
+    self->shape_pending = !changed && deferred &&
+        self->preset == GST_CL_CONVOLVE_PRESET_CUSTOM;
+  else if (changed)
+    self->shape_pending = FALSE;
   if (!changed && !deferred) {
     /* keep the previous value of what was set */
     self->preset = old_preset;
@@ -452,7 +484,7 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id,
   }
 
 done:
-  if (!changed && prop_id == PROP_KERNEL && old_kernel) {
+  if (!changed && !deferred && prop_id == PROP_KERNEL && old_kernel) {
     g_array_unref (self->user_kernel);
     self->user_kernel = old_kernel;
     self->preset = old_preset;
@@ -464,7 +496,7 @@ done:
   if (old_kernel)
     g_array_unref (old_kernel);
   if (!changed && deferred) {
-    /* width and height come before a kernel of the new size */
+    /* kernel, width and height may come in any order */
     GST_INFO_OBJECT (self, "%s set; the kernel in effect is kept until the "
         "coefficients match: %s", pspec->name, why);
   } else if (!changed) {
@@ -594,6 +626,28 @@ new_taps (GstClConvolve * self, GstClContext * ctx, gsize n)
 static ConvKernels *get_kernels (GstClConvolve * self, gboolean integer);
 static gboolean warm_up_kernels (GstClConvolve * self);
 
+/* A kernel whose kernel-width/height never came (or disagree with it) is an
+ * error once frames are to flow, not a silent passthrough */
+static gboolean
+check_shape_complete (GstClConvolve * self)
+{
+  gchar *why = NULL;
+  gboolean ok = TRUE;
+
+  GST_OBJECT_LOCK (self);
+  if (self->shape_pending) {
+    ok = rebuild_kernel (self, &why);
+    self->shape_pending = !ok;
+  }
+  GST_OBJECT_UNLOCK (self);
+  if (!ok) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("The kernel property does "
+            "not match kernel-width and kernel-height: %s", why), (NULL));
+    g_free (why);
+  }
+  return ok;
+}
+
 static gboolean
 gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
@@ -603,6 +657,9 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   const GstVideoFormatInfo *f = in_info->finfo;
   const gchar *env;
   guint p;
+
+  if (!check_shape_complete (self))
+    return FALSE;
 
   self->depth16 = GST_VIDEO_FORMAT_INFO_DEPTH (f, 0) > 8;
   self->n_planes = GST_VIDEO_INFO_N_PLANES (in_info);

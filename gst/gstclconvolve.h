@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clconvolve: 2-D convolution of video frames on OpenCL. */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Convolution matrices for clconvolve (see the header). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -165,7 +166,7 @@ gst_cl_convolve_kernel_set_matrix (GstClConvolveKernel * k,
     width = height = (gint) (sqrt ((gdouble) n) + 0.5);
     if ((guint) (width * height) != n) {
       *why = g_strdup_printf ("%u coefficients are not a square: set "
-          "kernel-width and kernel-height (odd, 1..%d) first", n,
+          "kernel-width and kernel-height (odd, 1..%d)", n,
           GST_CL_CONVOLVE_MAX_SIZE);
       return FALSE;
     }
@@ -202,6 +203,38 @@ gst_cl_convolve_kernel_set_matrix (GstClConvolveKernel * k,
   k->height = height;
   memcpy (k->coef, coef, n * sizeof (gdouble));
   return TRUE;
+}
+
+static gboolean
+shape_allowed (guint n, gint width, gint height)
+{
+  return width >= 1 && width <= GST_CL_CONVOLVE_MAX_SIZE && height >= 1 &&
+      height <= GST_CL_CONVOLVE_MAX_SIZE && (width & 1) && (height & 1) &&
+      (guint) (width * height) == n;
+}
+
+gboolean
+gst_cl_convolve_kernel_awaits_shape (guint n, gint width, gint height)
+{
+  gboolean fits;
+  gint w;
+
+  if (width == 0 && height == 0) {
+    w = (gint) (sqrt ((gdouble) n) + 0.5);
+    fits = shape_allowed (n, w, w);
+  } else if (width == 0) {
+    fits = shape_allowed (n, n / height, height);
+  } else if (height == 0) {
+    fits = shape_allowed (n, width, n / width);
+  } else {
+    fits = shape_allowed (n, width, height);
+  }
+  if (fits)
+    return FALSE;
+  for (w = 1; w <= GST_CL_CONVOLVE_MAX_SIZE; w += 2)
+    if (n % w == 0 && shape_allowed (n, w, n / w))
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Convolution matrices for clconvolve: presets, validation, the derived
  * arithmetic (integer or float path) and the separable factorisation. No
  * OpenCL here: the element uploads what this computes. */
@@ -77,6 +78,12 @@ gboolean gst_cl_convolve_preset_matrix (GstClConvolvePreset preset,
  * fields); else returns FALSE with *@why saying what is valid. */
 gboolean gst_cl_convolve_kernel_set_matrix (GstClConvolveKernel * k,
     const gdouble * coef, guint n, gint width, gint height, gchar ** why);
+
+/* Whether @n coefficients do not fill the @width x @height shape (0: from
+ * @n) but do fill some allowed one, so that kernel-width/height set later
+ * can complete them */
+gboolean gst_cl_convolve_kernel_awaits_shape (guint n, gint width,
+    gint height);
 
 /* Derives divisor (0 = sum, or 1 when the sum is 0), the integer path, the
  * separable factors and identity. FALSE with *@why for an unusable divisor

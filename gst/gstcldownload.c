@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * SECTION:element-cldownload
  * @title: cldownload
@@ -52,7 +53,7 @@ gst_cl_download_class_init (GstClDownloadClass * klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "OpenCL downloader",
       "Filter/Video/Hardware", "Copies raw video from OpenCL device memory "
-      "(memory:OpenCL) into system memory", "gst-opencl-filters");
+      "(memory:OpenCL) into system memory", GST_CL_ELEMENT_AUTHOR);
 }
 
 static void

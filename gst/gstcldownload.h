@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cldownload: copies raw video from OpenCL device memory (memory:OpenCL)
  * into system memory. */
 #pragma once

@@ -23,6 +23,19 @@
  * live camera histogram); with `attach-meta=true` every buffer carries its
  * histogram as a GstCustomMeta named "GstClHistogramMeta".
  *
+ * The "histogram" message fields: `timestamp`, `stream-time`,
+ * `running-time`, `duration`, `frames`, `pixels` (guint64); `width`,
+ * `height`, `roi-x`, `roi-y`, `roi-width`, `roi-height` (gint); `bins`
+ * (guint); and one GstValueArray entry per channel: `channels` (names),
+ * `mean`, `stddev`, `clip-low`, `clip-high` (gdouble), `min`, `max` (guint)
+ * and `counts` (guint64 per bin). #GstClHistogram:message-counts `bytes`
+ * gives the counts as one `counts-<channel>` GBytes of guint64 per channel
+ * instead, `none` leaves them out.
+ *
+ * #GstClHistogram:channels steers negotiation: only formats that have every
+ * requested channel are offered upstream. QoS is off (unlike GStreamer's
+ * video filters): a dropped frame would be a missing histogram.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! clhistogram overlay=true ! \
@@ -59,6 +72,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
 #define DEFAULT_PROP_POST_MESSAGES TRUE
 #define DEFAULT_PROP_INTERVAL 0
 #define DEFAULT_PROP_ATTACH_META FALSE
+#define DEFAULT_PROP_MESSAGE_COUNTS GST_CL_HISTOGRAM_COUNTS_ARRAY
 
 /* "cpu" or "gpu" forces a kernel variant whatever the device (tests run the
  * GPU kernels on PoCL this way) */
@@ -76,6 +90,7 @@ enum
   PROP_POST_MESSAGES,
   PROP_INTERVAL,
   PROP_ATTACH_META,
+  PROP_MESSAGE_COUNTS,
   /* overlay, overlay-scale, ... (gstclhistogramoverlay.c) from here on */
   PROP_OVERLAY_FIRST,
 };
@@ -106,6 +121,7 @@ struct _GstClHistogram
   gboolean post_messages;
   guint64 interval;
   gboolean attach_meta;
+  GstClHistogramMessageCounts message_counts;
   GstClHistogramOverlaySettings overlay_set;
 
   GstClHistogramOverlay *overlay;
@@ -206,6 +222,8 @@ static gboolean gst_cl_histogram_sink_event (GstBaseTransform * trans,
 static gboolean gst_cl_histogram_start (GstBaseTransform * trans);
 static gboolean gst_cl_histogram_query (GstBaseTransform * trans,
     GstPadDirection direction, GstQuery * query);
+static GstCaps *gst_cl_histogram_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
 
 static void
 gst_cl_histogram_class_init (GstClHistogramClass * klass)
@@ -233,12 +251,13 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
           GST_TYPE_CL_HISTOGRAM_CHANNELS, DEFAULT_PROP_CHANNELS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
-  /* wide ranges: set_property checks and names the valid values itself */
+  /* the format's own limit (256 for 8-bit) is checked when caps are set */
   g_object_class_install_property (gobject_class, PROP_BINS,
       g_param_spec_uint ("bins", "Bins",
-          "Number of bins: 2 to 256 for 8-bit formats, 2 to 65536 for "
-          "GRAY16_LE; value v goes to bin v * bins / (256 or 65536)",
-          0, G_MAXUINT, DEFAULT_PROP_BINS, live));
+          "Number of bins: 2 to 256 for 8-bit formats (more are reduced to "
+          "256 with a warning when caps are set), 2 to 65536 for GRAY16_LE; "
+          "value v goes to bin v * bins / (256 or 65536)",
+          2, 65536, DEFAULT_PROP_BINS, live));
   g_object_class_install_property (gobject_class, PROP_ROI_X,
       g_param_spec_int ("roi-x", "ROI x",
           "Left edge of the region of interest (pixels; < frame width)",
@@ -271,6 +290,14 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
           "structure; with interval > 0 the interval so far) to the buffer "
           "as a GstCustomMeta named \"" GST_CL_HISTOGRAM_META_NAME "\"",
           DEFAULT_PROP_ATTACH_META, live));
+  g_object_class_install_property (gobject_class, PROP_MESSAGE_COUNTS,
+      g_param_spec_enum ("message-counts", "Message counts",
+          "How messages (and the meta) carry the counts: \"array\" (a "
+          "\"counts\" array of arrays, easy from bindings), \"bytes\" (a "
+          "\"counts-<channel>\" GBytes of guint64 per channel, compact and "
+          "cheap with many bins) or \"none\" (statistics only)",
+          gst_cl_histogram_message_counts_get_type (),
+          DEFAULT_PROP_MESSAGE_COUNTS, live));
   gst_cl_histogram_overlay_install (gobject_class, PROP_OVERLAY_FIRST);
   gst_cl_histogram_meta_register ();
 
@@ -279,7 +306,7 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
   gst_element_class_set_static_metadata (element_class, "OpenCL histogram",
       "Filter/Analyzer/Video",
       "Computes video histograms on an OpenCL device and posts them as "
-      "\"histogram\" element messages", "gst-opencl-filters");
+      "\"histogram\" element messages", GST_CL_ELEMENT_AUTHOR);
 
   /* FALSE: passthrough follows overlay and attach-meta (update_passthrough),
    * caps are the same on both sides anyway */
@@ -292,11 +319,14 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
   trans_class->sink_event = gst_cl_histogram_sink_event;
   trans_class->start = gst_cl_histogram_start;
   trans_class->query = gst_cl_histogram_query;
+  trans_class->transform_caps = gst_cl_histogram_transform_caps;
 
   filter_class->set_info = gst_cl_histogram_set_info;
   filter_class->reset = gst_cl_histogram_reset;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_HISTOGRAM_CHANNELS, 0);
+  gst_type_mark_as_plugin_api (gst_cl_histogram_message_counts_get_type (),
+      0);
 }
 
 static void
@@ -313,6 +343,7 @@ gst_cl_histogram_init (GstClHistogram * self)
   self->post_messages = DEFAULT_PROP_POST_MESSAGES;
   self->interval = DEFAULT_PROP_INTERVAL;
   self->attach_meta = DEFAULT_PROP_ATTACH_META;
+  self->message_counts = DEFAULT_PROP_MESSAGE_COUNTS;
   gst_cl_histogram_overlay_settings_init (&self->overlay_set);
   self->overlay = gst_cl_histogram_overlay_new ();
   self->start_ts = self->end_ts = self->prev_ts = GST_CLOCK_TIME_NONE;
@@ -365,17 +396,14 @@ gst_cl_histogram_set_property (GObject * object, guint prop_id,
     case PROP_CHANNELS:
       self->channels = g_value_get_flags (value);
       break;
-    case PROP_BINS:{
-      guint bins = g_value_get_uint (value);
-      if (bins < 2 || bins > range) {
-        g_warning ("clhistogram: bins %u is invalid: valid is 2 to %u%s; "
-            "keeping %u", bins, range, known ? " for the current format" :
-            " (256 for 8-bit formats)", self->bins);
-      } else {
-        self->bins = bins;
-      }
+    case PROP_BINS:
+      /* the pspec holds 2..65536; a count above the current format's range
+       * is reduced for messages and reported at the next caps */
+      self->bins = g_value_get_uint (value);
+      if (known && self->bins > range)
+        GST_WARNING_OBJECT (self, "bins %u is more than the current format "
+            "has values; counting %u", self->bins, range);
       break;
-    }
     case PROP_ROI_X:
     case PROP_ROI_Y:{
       gint v = g_value_get_int (value);
@@ -403,6 +431,9 @@ gst_cl_histogram_set_property (GObject * object, guint prop_id,
       break;
     case PROP_ATTACH_META:
       self->attach_meta = g_value_get_boolean (value);
+      break;
+    case PROP_MESSAGE_COUNTS:
+      self->message_counts = g_value_get_enum (value);
       break;
     default:
       if (prop_id < PROP_OVERLAY_FIRST ||
@@ -450,6 +481,9 @@ gst_cl_histogram_get_property (GObject * object, guint prop_id,
       break;
     case PROP_ATTACH_META:
       g_value_set_boolean (value, self->attach_meta);
+      break;
+    case PROP_MESSAGE_COUNTS:
+      g_value_set_enum (value, self->message_counts);
       break;
     default:
       if (prop_id < PROP_OVERLAY_FIRST ||
@@ -611,6 +645,87 @@ use_gpu_variant (GstClContext * ctx)
   if (v && !g_ascii_strcasecmp (v, "cpu"))
     return FALSE;
   return gst_cl_context_is_gpu (ctx) && ctx->local_mem_is_dedicated;
+}
+
+/* The template's formats that have every channel of @channels, as a list
+ * GValue (@channels 0, "auto", fits every format) */
+static void
+formats_with_channels (guint channels, GValue * allowed)
+{
+  GstCaps *tmpl = gst_static_pad_template_get_caps (&sink_template);
+  const GValue *all = gst_structure_get_value (gst_caps_get_structure (tmpl,
+          0), "format");
+  guint i, c;
+
+  gst_value_list_init (allowed, gst_value_list_get_size (all));
+  for (i = 0; i < gst_value_list_get_size (all); i++) {
+    const GValue *name = gst_value_list_get_value (all, i);
+    GstVideoInfo info;
+    gboolean ok = TRUE, computed;
+
+    gst_video_info_set_format (&info,
+        gst_video_format_from_string (g_value_get_string (name)), 16, 16);
+    for (c = 0; c < N_CHANNEL_KINDS; c++)
+      if ((channels & (1u << c)) &&
+          channel_component (&info, 1u << c, &computed) < 0)
+        ok = FALSE;
+    if (ok)
+      gst_value_list_append_value (allowed, name);
+  }
+  gst_caps_unref (tmpl);
+}
+
+/* Caps are the same on both pads; only formats that have the requested
+ * channels are offered, so that a converter upstream picks one of them
+ * (channels=luma+u+v makes videoconvert choose YUV). channels is mutable
+ * in READY only, so the offer does not change while caps are set. */
+static GstCaps *
+gst_cl_histogram_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+  GstCaps *res;
+  GValue allowed = G_VALUE_INIT;
+  guint channels, i;
+
+  GST_OBJECT_LOCK (self);
+  channels = self->channels;
+  GST_OBJECT_UNLOCK (self);
+
+  formats_with_channels (channels, &allowed);
+  /* no format has them all (u+red): offer everything, set_info names the
+   * channels the negotiated format lacks */
+  if (gst_value_list_get_size (&allowed) == 0) {
+    g_value_unset (&allowed);
+    return filter ? gst_caps_intersect_full (filter, caps,
+        GST_CAPS_INTERSECT_FIRST) : gst_caps_ref (caps);
+  }
+  res = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *st = gst_structure_copy (gst_caps_get_structure (caps, i));
+    const GValue *format = gst_structure_get_value (st, "format");
+    GValue both = G_VALUE_INIT;
+
+    /* caps with none of those formats (fixed caps pushed without a query,
+     * as GstHarness does): kept, so that set_info says which channels the
+     * format has instead of a bare not-negotiated */
+    if (!format)
+      gst_structure_set_value (st, "format", &allowed);
+    else if (gst_value_intersect (&both, format, &allowed))
+      gst_structure_take_value (st, "format", &both);
+    gst_caps_append_structure_full (res, st,
+        gst_caps_features_copy (gst_caps_get_features (caps, i)));
+  }
+  g_value_unset (&allowed);
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, res,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (res);
+    res = tmp;
+  }
+  GST_DEBUG_OBJECT (self, "channels 0x%x: %" GST_PTR_FORMAT, channels, res);
+  return res;
 }
 
 static gboolean
@@ -888,6 +1003,10 @@ tally_structure (GstClHistogram * self, const Tally * t)
   const GstVideoInfo *info =
       gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self));
   guint bins = MIN (self->last_bins, self->range);
+
+  GST_OBJECT_LOCK (self);
+  r.counts_mode = self->message_counts;
+  GST_OBJECT_UNLOCK (self);
 
   r.timestamp = t->start;
   /* only a TIME segment maps timestamps (appsrc's default is BYTES) */

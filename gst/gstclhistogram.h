@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clhistogram: per-frame histograms on an OpenCL device, posted as
  * "histogram" element messages; frames pass through untouched. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClHistogramMeta (see the header and docs/clhistogram.md). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClHistogramMeta: the frame's "histogram" structure on the buffer, as a
  * GstCustomMeta (readable from C with gst_buffer_get_custom_meta () and from
  * Python with buf.get_custom_meta ("GstClHistogramMeta")). */

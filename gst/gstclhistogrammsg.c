@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The "histogram" message: counts binned, exact per-sample statistics from
  * the full-resolution counts (see docs/clhistogram.md for the layout). */
 #ifdef HAVE_CONFIG_H
@@ -8,6 +9,27 @@
 #include <string.h>
 
 #include "gstclhistogrammsg.h"
+
+GType
+gst_cl_histogram_message_counts_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CL_HISTOGRAM_COUNTS_ARRAY, "\"counts\": an array per channel of "
+          "guint64 per bin", "array"},
+    {GST_CL_HISTOGRAM_COUNTS_BYTES, "\"counts-<channel>\": GBytes of "
+          "guint64 per bin in host byte order, one field per channel",
+        "bytes"},
+    {GST_CL_HISTOGRAM_COUNTS_NONE, "No counts: statistics only", "none"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstClHistogramMessageCounts", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 static void
 append (GValue * array, GType type, gconstpointer v)
@@ -99,10 +121,21 @@ gst_cl_histogram_make_structure (const GstClHistogramResult * r)
       hi = (gdouble) binned[r->bins - 1] / total;
     }
 
-    g_value_init (&ch_counts, GST_TYPE_ARRAY);
-    for (b = 0; b < r->bins; b++)
-      append (&ch_counts, G_TYPE_UINT64, &binned[b]);
-    gst_value_array_append_and_take_value (&counts, &ch_counts);
+    if (r->counts_mode == GST_CL_HISTOGRAM_COUNTS_ARRAY) {
+      g_value_init (&ch_counts, GST_TYPE_ARRAY);
+      for (b = 0; b < r->bins; b++)
+        append (&ch_counts, G_TYPE_UINT64, &binned[b]);
+      gst_value_array_append_and_take_value (&counts, &ch_counts);
+    } else if (r->counts_mode == GST_CL_HISTOGRAM_COUNTS_BYTES) {
+      /* one GValue per channel instead of one per bin: 65536 bins cost a
+       * copy of 512 KiB, not 65536 GValues */
+      gchar *field = g_strconcat ("counts-", r->names[c], NULL);
+      GBytes *bytes = g_bytes_new (binned, r->bins * sizeof (guint64));
+
+      gst_structure_set (s, field, G_TYPE_BYTES, bytes, NULL);
+      g_bytes_unref (bytes);
+      g_free (field);
+    }
 
     append (&names, G_TYPE_STRING, r->names[c]);
     append (&mean, G_TYPE_DOUBLE, &m);
@@ -115,7 +148,10 @@ gst_cl_histogram_make_structure (const GstClHistogramResult * r)
   g_free (binned);
 
   take_array (s, "channels", &names);
-  take_array (s, "counts", &counts);
+  if (r->counts_mode == GST_CL_HISTOGRAM_COUNTS_ARRAY)
+    take_array (s, "counts", &counts);
+  else
+    g_value_unset (&counts);
   take_array (s, "mean", &mean);
   take_array (s, "stddev", &stddev);
   take_array (s, "min", &vmin);

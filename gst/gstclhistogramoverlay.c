@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clhistogram's live overlay (see the header and docs/clhistogram.md).
  *
  * The graph is rendered on the host into an ARGB buffer from a small pool

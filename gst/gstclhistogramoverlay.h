@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clhistogram's live overlay: the histogram drawn as an ARGB
  * GstVideoOverlayRectangle, attached as GstVideoOverlayCompositionMeta when
  * downstream supports it, blended into the frame otherwise. Also owns the

@@ -1,10 +1,5 @@
 /* GStreamer OpenCL integral images
- * Copyright (C) 2024 gst-opencl-filters contributors
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2 of the License, or (at your option) any later version.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 /**
@@ -24,7 +19,8 @@
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=GRAY8 ! clintegral ! \
  *     video/x-integral-image,format=U64 ! fakesink
- * gst-launch-1.0 videotestsrc ! clintegral planes=sum+sqsum ! appsink
+ * gst-launch-1.0 videotestsrc ! clintegral planes=sum+sqsum format=u64 ! \
+ *     fakesink
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA ! \
  *     clintegral output=box-mean radius=7 ! videoconvert ! autovideosink
  * ]|
@@ -151,10 +147,16 @@ gst_cl_integral_format_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_CL_INTEGRAL_FORMAT_U32, "32-bit unsigned, wraps modulo 2^32", "U32"},
-    {GST_CL_INTEGRAL_FORMAT_U64, "64-bit unsigned", "U64"},
-    {GST_CL_INTEGRAL_FORMAT_F32, "32-bit float (exact up to 2^24)", "F32"},
-    {GST_CL_INTEGRAL_FORMAT_F64, "64-bit float (exact up to 2^53)", "F64"},
+    {GST_CL_INTEGRAL_FORMAT_U32, "32-bit unsigned, wraps modulo 2^32", "u32"},
+    {GST_CL_INTEGRAL_FORMAT_U64, "64-bit unsigned", "u64"},
+    {GST_CL_INTEGRAL_FORMAT_F32, "32-bit float (exact up to 2^24)", "f32"},
+    {GST_CL_INTEGRAL_FORMAT_F64, "64-bit float (exact up to 2^53)", "f64"},
+    /* the upper-case nicks of earlier releases (and of the caps' format
+     * field) stay accepted; values resolve to the lower-case nick first */
+    {GST_CL_INTEGRAL_FORMAT_U32, "Alias of u32", "U32"},
+    {GST_CL_INTEGRAL_FORMAT_U64, "Alias of u64", "U64"},
+    {GST_CL_INTEGRAL_FORMAT_F32, "Alias of f32", "F32"},
+    {GST_CL_INTEGRAL_FORMAT_F64, "Alias of f64", "F64"},
     {0, NULL, NULL},
   };
 
@@ -240,7 +242,7 @@ gst_cl_integral_class_init (GstClIntegralClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_RADIUS,
-      g_param_spec_uint ("radius", "Radius",
+      g_param_spec_int ("radius", "Radius",
           "Box-mean window radius r: windows are (2r+1) x (2r+1), clipped at "
           "the frame borders", 0, MAX_RADIUS, DEFAULT_PROP_RADIUS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
@@ -251,7 +253,7 @@ gst_cl_integral_class_init (GstClIntegralClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "OpenCL integral image", "Filter/Analyzer/Video",
       "Integral images (summed-area tables) and box means on OpenCL",
-      "gst-opencl-filters");
+      GST_CL_ELEMENT_AUTHOR);
 
   trans_class->transform_caps = gst_cl_integral_transform_caps;
   trans_class->fixate_caps = gst_cl_integral_fixate_caps;
@@ -274,6 +276,8 @@ gst_cl_integral_init (GstClIntegral * self)
   self->format = DEFAULT_PROP_FORMAT;
   self->planes = DEFAULT_PROP_PLANES;
   self->radius = DEFAULT_PROP_RADIUS;
+  /* like GstVideoFilter: late frames are dropped, not filtered */
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
 }
 
 static void
@@ -302,7 +306,7 @@ gst_cl_integral_set_property (GObject * object, guint prop_id,
       break;
     }
     case PROP_RADIUS:
-      self->radius = g_value_get_uint (value);
+      self->radius = g_value_get_int (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -329,7 +333,7 @@ gst_cl_integral_get_property (GObject * object, guint prop_id,
       g_value_set_flags (value, self->planes);
       break;
     case PROP_RADIUS:
-      g_value_set_uint (value, self->radius);
+      g_value_set_int (value, self->radius);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Kernel sources embedded at build time from the kernels folder
  * (see kernels/embed.py). */
 #pragma once

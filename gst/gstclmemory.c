@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClMemory and its allocator (see the header).
  *
  * Host access: the first gst_memory_map() of a memory maps its cl_mem with a

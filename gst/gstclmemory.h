@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClMemory: a GstMemory that owns one cl_mem of one GstClContext, so frames
  * can stay on the device between elements. Negotiated with the caps feature
  * "memory:OpenCL". Any element can still read or write it as system memory:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClMemoryCopy (see the header).
  *
  * Caps: towards the device the feature becomes memory:OpenCL, the other way

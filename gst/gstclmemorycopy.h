@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClMemoryCopy: what clupload and cldownload share. Frames move between
  * system memory and GstClMemory (caps feature memory:OpenCL); the two
  * elements differ only in which way their caps point. */

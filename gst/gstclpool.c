@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Pinned host memory for GPUs, and aligned pools for CPU devices.
  *
  * A GstClPinnedMemory is a CL_MEM_ALLOC_HOST_PTR buffer mapped once for its

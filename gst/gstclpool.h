@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Buffer pools offered upstream (and used downstream when nobody offers one):
  * on GPUs, video buffers in pinned host memory (CL_MEM_ALLOC_HOST_PTR,
  * mapped once for their lifetime) so transfers are DMA at full speed; on CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Programs: built once per (context, source, options) and kept in the
  * context. Optionally also kept on disk as binaries, so a new process skips
  * the compiler: $GST_CL_CACHE_DIR or $XDG_CACHE_HOME/gst-opencl-filters, one

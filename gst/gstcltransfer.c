@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Frames to and from the device.
  *
  * CPU devices (PoCL): the mapped frame is wrapped with CL_MEM_USE_HOST_PTR

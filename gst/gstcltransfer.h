@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Private to GstClBaseFilter: the device buffers a filter reuses frame after
  * frame for one direction (input or output). */
 #pragma once

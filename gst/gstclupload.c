@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /**
  * SECTION:element-clupload
  * @title: clupload
@@ -54,7 +55,7 @@ gst_cl_upload_class_init (GstClUploadClass * klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "OpenCL uploader",
       "Filter/Video/Hardware", "Copies raw video from system memory into "
-      "OpenCL device memory (memory:OpenCL)", "gst-opencl-filters");
+      "OpenCL device memory (memory:OpenCL)", GST_CL_ELEMENT_AUTHOR);
 }
 
 static void

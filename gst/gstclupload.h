@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clupload: copies raw video from system memory into OpenCL device memory
  * (memory:OpenCL). */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Small OpenCL helpers shared by the runtime and the elements. */
 #pragma once
 

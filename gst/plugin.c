@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gst-opencl-filters: video analysis and filtering on OpenCL devices.
  *
  * The plugin registers its elements even when no OpenCL platform is

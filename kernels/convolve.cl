@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* convolve.cl: 2-D convolution of one image plane (clconvolve).
  *
  * A plane is worked on as rows of samples: a pixel of CH interleaved

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Embed OpenCL C sources into a C file: one source of truth, the .cl files.
 
 usage: embed.py OUTPUT.c INPUT.cl...

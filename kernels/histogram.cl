@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* histogram.cl: full-resolution histograms of up to 5 channels that share one
  * plane, one pixel stride and one subsampling (a "pass" in gstclhistogram.c).
  * OpenCL C 1.2, specialised with -D options:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* integral.cl: integral images (summed-area tables) and box means.
  *
  * One program computes one plane of the integral image (the sum, the sum of

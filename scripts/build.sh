@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Configures (once) and builds into ./build.
 set -euo pipefail
 cd "$(dirname "$0")/.."

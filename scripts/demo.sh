@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Quick start (1): install, build, then on the default OpenCL device
 #  - print live histograms of a test video computed by clhistogram, and
 #  - show the histogram overlay: in a window when there is a display, else

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # gpu-bundle.sh DIR [extra Debian package...]
 #
 # Prepares DIR to be carried to a GPU machine that has an OpenCL driver but no

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The whole GPU correctness and benchmark run, in one command, on a machine
 # with a GPU OpenCL driver. Prepare on the build machine, from the project root:
 #   scripts/gpu-bundle.sh .gpu     # only where the GPU machine lacks GStreamer

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Installs what gst-opencl-filters needs to build, test and run its demo on
 # Debian 12 or Ubuntu 24.04: GStreamer, the OpenCL ICD loader and PoCL (the
 # OpenCL CPU device every test runs on), meson, valgrind, PyGObject.

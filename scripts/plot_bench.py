@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Plots and tables from a clbench CSV.
 
     scripts/plot_bench.py results.csv outdir/ [--doc docs/performance.md]

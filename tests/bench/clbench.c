@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clbench: per-frame cost of clhistogram, clconvolve and clintegral beside
  * their yardsticks, in one run.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* ABI between clbench and the optional OpenCV shim module
  * (libclbench-opencv.so, built only when opencv4 is found). clbench opens it
  * with GModule at run time, so the clbench binary itself never links OpenCV

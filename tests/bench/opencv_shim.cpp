@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 // OpenCV yardsticks for clbench, loaded at run time (see cvshim.h).
 // OpenCV runs its own thread pool: clbench sets it to the core count and
 // reports that, so the comparison with PoCL (which also uses every core) is

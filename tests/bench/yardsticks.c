@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clbench's one plain-C loop of its own (see yardsticks.h): the separable
  * convolution, which tests/reference/ has no counterpart for. */
 #include <math.h>

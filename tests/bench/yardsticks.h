@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clbench's own plain-C yardstick, kept only where tests/reference/ has no
  * counterpart: a separable convolution (two 1-D passes). Every other plain-C
  * row of clbench runs the references the tests compare against. A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Test frames for the gst-check tests: random pixels, odd sizes, padded
  * strides, aligned and misaligned memory, every format. */
 #pragma once

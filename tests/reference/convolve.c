@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Plain-C reference for clconvolve (rules in convolve.h). */
 #include "convolve.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Plain-C reference for clconvolve: the same arithmetic rules as
  * kernels/convolve.cl, computed in 64-bit integers or doubles.
  *

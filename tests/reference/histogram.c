@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Plain-C reference for clhistogram (see histogram.h). Deliberately simple:
  * one sample at a time through GstVideoFormatInfo's component layout. */
 #include "histogram.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Plain-C reference for clhistogram: the same counts, computed the obvious
  * way from a mapped GstVideoFrame, and the statistics the message carries. */
 #pragma once

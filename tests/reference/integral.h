@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Plain-C reference for clintegral: integral images in the layout of
  * docs/clintegral.md and box means, straightforward loops with exact 64-bit
  * sums. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The shared runtime: device selection, the shared context and GstContext
  * exchange, errors without a device, and the on-disk program cache. Uses
  * clhistogram on GRAY8 as the simplest OpenCL element. */
@@ -135,6 +136,56 @@ GST_START_TEST (test_bad_selector_is_not_found)
   assert_not_found (run_with_device ("no-such-device", NULL, NULL),
       "valid: auto, gpu, cpu");
   assert_not_found (run_with_device ("7:3", NULL, NULL), "\"7:3\"");
+}
+GST_END_TEST;
+
+/* Alternatives: the first selector that matches wins */
+GST_START_TEST (test_device_fallback)
+{
+  gchar *first_name = device_name_of_type (CL_DEVICE_TYPE_ALL);
+  gchar *cpu_name = device_name_of_type (CL_DEVICE_TYPE_CPU);
+  gchar *name = NULL;
+  GError *error;
+
+  error = run_with_device (" no-such-device , 0:0", &name, NULL);
+  fail_unless (error == NULL, "%s", error ? error->message : "");
+  fail_unless_equals_string (name, first_name);
+  g_free (name);
+  if (cpu_name) {
+    name = NULL;
+    error = run_with_device ("no-such-device,cpu,0:0", &name, NULL);
+    fail_unless (error == NULL, "%s", error ? error->message : "");
+    fail_unless_equals_string (name, cpu_name);
+    g_free (name);
+  }
+  assert_not_found (run_with_device ("no-such-device,7:3", NULL, NULL),
+      "\"no-such-device,7:3\"");
+  g_free (cpu_name);
+  g_free (first_name);
+}
+GST_END_TEST;
+
+/* With a driver present the error names the devices there are (and their
+ * types), and does not send the user to install a CPU driver they have */
+GST_START_TEST (test_device_error_lists_devices)
+{
+  gchar *first_name = device_name_of_type (CL_DEVICE_TYPE_ALL);
+  gchar *gpu_name = device_name_of_type (CL_DEVICE_TYPE_GPU);
+  const gchar *sel = gpu_name ? "no-such-device" : "gpu";
+  GError *error = run_with_device (sel, NULL, NULL);
+
+  fail_unless (error != NULL);
+  fail_unless (strstr (error->message, first_name) != NULL, "%s",
+      error->message);
+  fail_unless (strstr (error->message, "Devices present: 0:0") != NULL, "%s",
+      error->message);
+  fail_unless (strstr (error->message, "\"gpu,cpu\"") != NULL, "%s",
+      error->message);
+  fail_if (strstr (error->message, "pocl-opencl-icd") != NULL, "%s",
+      error->message);
+  assert_not_found (error, sel);
+  g_free (gpu_name);
+  g_free (first_name);
 }
 GST_END_TEST;
 
@@ -932,6 +983,8 @@ clcontext_suite (gboolean no_device)
   tcase_add_test (tc, test_concurrent_first_use);
   tcase_add_test (tc, test_context_reads_while_starting);
   tcase_add_test (tc, test_bad_cache_files_rebuilt);
+  tcase_add_test (tc, test_device_fallback);
+  tcase_add_test (tc, test_device_error_lists_devices);
   return s;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clconvolve tests: every format, layout, border mode and preset, kernel
  * sizes 1x1..31x31 (also larger than the frame), the separable and 2-D
  * paths, both kernel variants (GST_CL_CONVOLVE_VARIANT=gpu runs the
@@ -623,9 +624,9 @@ GST_START_TEST (test_invalid_kernels)
   ASSERT_WARNING (g_object_set_property (G_OBJECT (e), "kernel", &arr));
   g_value_unset (&v);
   g_value_unset (&arr);
-  /* 15 coefficients with a declared 5x5 size */
+  /* 10 coefficients with a declared 5x5 size: no odd shape holds 10 */
   g_object_set (e, "kernel-width", 5, "kernel-height", 5, NULL);
-  ASSERT_WARNING (set_kernel_values (e, big, 15));
+  ASSERT_WARNING (set_kernel_values (e, big, 10));
 
   get_kernel (e, got, &n);
   fail_unless_equals_int (n, 9);
@@ -889,6 +890,156 @@ GST_START_TEST (test_controlled_bias)
 
 GST_END_TEST;
 
+/* Integer GValues (what bindings and "<0,-1,0>" produce) are coefficients */
+GST_START_TEST (test_kernel_integer_values)
+{
+  GstCheckLogFilter *filter = gst_check_add_log_filter (NULL,
+      G_LOG_LEVEL_WARNING, g_regex_new ("clconvolve", 0, 0, NULL),
+      catch_conv_warning, NULL, NULL);
+  static const gint sharpen[9] = { 0, -1, 0, -1, 5, -1, 0, -1, 0 };
+  GstElement *e = gst_element_factory_make ("clconvolve", NULL);
+  GValue arr = G_VALUE_INIT, v = G_VALUE_INIT;
+  GType types[] = { G_TYPE_INT, G_TYPE_INT64 };
+  gdouble got[9];
+  guint i, t, n;
+
+  for (t = 0; t < G_N_ELEMENTS (types); t++) {
+    gst_value_array_init (&arr, 9);
+    g_value_init (&v, types[t]);
+    for (i = 0; i < 9; i++) {
+      if (types[t] == G_TYPE_INT)
+        g_value_set_int (&v, sharpen[i] * (gint) (t + 1));
+      else
+        g_value_set_int64 (&v, sharpen[i] * (gint) (t + 1));
+      gst_value_array_append_value (&arr, &v);
+    }
+    g_object_set_property (G_OBJECT (e), "kernel", &arr);
+    g_value_unset (&v);
+    g_value_unset (&arr);
+    fail_unless (conv_warning == NULL, "%s: warned: %s",
+        g_type_name (types[t]), conv_warning);
+    get_kernel (e, got, &n);
+    fail_unless_equals_int (n, 9);
+    for (i = 0; i < 9; i++)
+      fail_unless_equals_float (got[i], sharpen[i] * (t + 1.0));
+  }
+  gst_object_unref (e);
+  gst_check_remove_log_filter (filter);
+}
+
+GST_END_TEST;
+
+/* kernel, kernel-width and kernel-height in any order; a square count needs
+ * no dimensions */
+GST_START_TEST (test_kernel_property_order)
+{
+  GstCheckLogFilter *filter = gst_check_add_log_filter (NULL,
+      G_LOG_LEVEL_WARNING, g_regex_new ("clconvolve", 0, 0, NULL),
+      catch_conv_warning, NULL, NULL);
+  static const gchar *orders[] = {
+    "kernel=<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15> kernel-width=5 "
+        "kernel-height=3",
+    "kernel-width=5 kernel=<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15> "
+        "kernel-height=3",
+    "kernel-height=3 kernel-width=5 "
+        "kernel=<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15>",
+    "kernel=<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15> kernel-height=3",
+  };
+  gdouble got[25];
+  guint i, j, n;
+  gint w, h;
+
+  for (i = 0; i < G_N_ELEMENTS (orders); i++) {
+    gchar *desc = g_strdup_printf ("clconvolve name=c %s", orders[i]);
+    GstElement *bin = gst_parse_bin_from_description (desc, FALSE, NULL);
+    GstElement *c = gst_bin_get_by_name (GST_BIN (bin), "c");
+
+    fail_unless (conv_warning == NULL, "%s: warned: %s", desc, conv_warning);
+    get_kernel (c, got, &n);
+    fail_unless_equals_int (n, 15);
+    for (j = 0; j < n; j++)
+      fail_unless_equals_float (got[j], j + 1.0);
+    g_object_get (c, "kernel-height", &h, NULL);
+    fail_unless_equals_int (h, 3);
+    gst_object_unref (c);
+    gst_object_unref (bin);
+    g_free (desc);
+  }
+
+  /* 25 coefficients alone: 5x5 */
+  for (j = 0; j < 25; j++)
+    got[j] = j;
+  {
+    GstElement *c = gst_element_factory_make ("clconvolve", NULL);
+    set_kernel_values (c, got, 25);
+    fail_unless (conv_warning == NULL, "warned: %s", conv_warning);
+    get_kernel (c, got, &n);
+    fail_unless_equals_int (n, 25);
+    g_object_get (c, "kernel-width", &w, NULL);
+    fail_unless_equals_int (w, 0);
+    gst_object_unref (c);
+  }
+  gst_check_remove_log_filter (filter);
+}
+
+GST_END_TEST;
+
+/* A kernel whose dimensions never came is an error at caps time, not a
+ * pipeline that runs unfiltered */
+GST_START_TEST (test_kernel_without_shape_errors)
+{
+  GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=GRAY8,width=32,height=16 ! clconvolve "
+      "kernel=<1,2,3,4,5,6,7,8,9,10,11,12,13,14,15> ! fakesink", NULL);
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *msg;
+  GError *err = NULL;
+
+  fail_unless (pipe != NULL);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (g_error_matches (err, GST_LIBRARY_ERROR,
+          GST_LIBRARY_ERROR_SETTINGS), "%s", err->message);
+  fail_unless (strstr (err->message, "kernel-width") != NULL, "%s",
+      err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
+/* QoS like GStreamer's video filters; clhistogram keeps it off (a dropped
+ * frame would be a missing histogram) */
+GST_START_TEST (test_qos_defaults)
+{
+  static const struct
+  {
+    const gchar *name;
+    gboolean qos;
+  } expect[] = { {"clconvolve", TRUE}, {"clintegral", TRUE},
+  {"clhistogram", FALSE}
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (expect); i++) {
+    GstElement *e = gst_element_factory_make (expect[i].name, NULL);
+    gboolean qos;
+
+    fail_unless (e != NULL, "%s", expect[i].name);
+    g_object_get (e, "qos", &qos, NULL);
+    fail_unless_equals_int (qos, expect[i].qos);
+    gst_object_unref (e);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 clconvolve_suite (void)
 {
@@ -897,6 +1048,9 @@ clconvolve_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_parse_launch);
+  tcase_add_test (tc, test_kernel_integer_values);
+  tcase_add_test (tc, test_kernel_property_order);
+  tcase_add_test (tc, test_qos_defaults);
   if (!test_have_cl_device ())
     return s;
   tcase_add_test (tc, test_invalid_kernels);
@@ -911,6 +1065,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_float_range);
   tcase_add_test (tc, test_preset_custom_then_kernel);
   tcase_add_test (tc, test_controlled_bias);
+  tcase_add_test (tc, test_kernel_without_shape_errors);
   return s;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clintegral tests: every kernel against tests/reference/integral.c.
  *
  * The binary runs unforked (CK_FORK=no) and keeps one element started for its
@@ -569,6 +570,52 @@ GST_END_TEST;
 
 static GstHarness *keeper;
 
+/* Lower-case nicks like every GStreamer enum; the upper-case ones of
+ * earlier releases (and of the caps' format field) still parse. radius is
+ * an int like clconvolve's. */
+GST_START_TEST (test_property_syntax)
+{
+  static const gchar *nicks[][2] = { {"u32", "U32"}, {"u64", "U64"},
+  {"f32", "F32"}, {"f64", "F64"}
+  };
+  GstElement *e = gst_element_factory_make ("clintegral", NULL);
+  GstElement *c = gst_element_factory_make ("clconvolve", NULL);
+  GParamSpec *radius = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "radius");
+  guint i, j;
+
+  for (i = 0; i < G_N_ELEMENTS (nicks); i++) {
+    for (j = 0; j < 2; j++) {
+      GValue v = G_VALUE_INIT;
+      gchar *str;
+      gint fmt;
+
+      gst_util_set_object_arg (G_OBJECT (e), "format", "u32");
+      gst_util_set_object_arg (G_OBJECT (e), "format", nicks[i][j]);
+      g_object_get (e, "format", &fmt, NULL);
+      fail_unless_equals_int (fmt, i);
+      /* the value reads back as the lower-case nick */
+      g_value_init (&v, G_PARAM_SPEC_VALUE_TYPE (g_object_class_find_property
+              (G_OBJECT_GET_CLASS (e), "format")));
+      g_object_get_property (G_OBJECT (e), "format", &v);
+      str = gst_value_serialize (&v);
+      fail_unless_equals_string (str, nicks[i][0]);
+      g_free (str);
+      g_value_unset (&v);
+    }
+  }
+  fail_unless (G_PARAM_SPEC_VALUE_TYPE (radius) == G_TYPE_INT);
+  fail_unless (G_PARAM_SPEC_VALUE_TYPE (g_object_class_find_property
+          (G_OBJECT_GET_CLASS (c), "radius")) == G_TYPE_INT);
+  gst_util_set_object_arg (G_OBJECT (e), "radius", "40");
+  g_object_get (e, "radius", &i, NULL);
+  fail_unless_equals_int (i, 40);
+  gst_object_unref (e);
+  gst_object_unref (c);
+}
+
+GST_END_TEST;
+
 static Suite *
 clintegral_suite (void)
 {
@@ -577,6 +624,7 @@ clintegral_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 900);
+  tcase_add_test (tc, test_property_syntax);
   if (!test_have_cl_device ())
     return s;
   tcase_add_test (tc, test_caps);

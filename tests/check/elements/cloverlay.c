@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clhistogram overlay=true and attach-meta=true: pixel checks against a
  * model of the graph built from the plain-C reference counts (box placement,
  * bars, linear and log heights, channel colours), for every format, odd

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clupload / cldownload: byte-identical round trips on every format, odd
  * sizes and every buffer layout through both copy paths (rect copies, the
  * GPU default, and mapped copies, the CPU-device default: both run on PoCL
