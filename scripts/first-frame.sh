@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # first-frame.sh [RUNS]: one 1080p frame through each element with default
 # settings, from gst-launch-1.0 start to exit, each run a fresh process.
 # Cold: empty program caches (ours, PoCL's, NVIDIA's); warm: the same command

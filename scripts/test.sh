@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Quick start (2): install, build, run the test suite (all on PoCL, the
 # OpenCL CPU device), check the install layout, then the runtime, element
 # error paths and hostile-input cases under valgrind.
@@ -18,11 +19,14 @@ memcheck() { # memcheck TEST CASE,CASE,...
 }
 memcheck clcontext test_context_shared_in_pipeline,test_application_context,\
 test_held_context_not_replaced,test_allocation_proposed,\
-test_context_reads_while_starting,test_bad_cache_files_rebuilt
+test_context_reads_while_starting,test_bad_cache_files_rebuilt,\
+test_device_error_lists_devices
 memcheck clhistogram test_message_types,test_invalid_properties,\
 test_missing_channel,test_interval_and_eos,test_interval_flush,\
 test_luma_601_709_differ,test_bytes_segment,test_missing_channel_once,\
-test_interval_backwards,test_interval_unstamped,test_controlled_bins
+test_interval_backwards,test_interval_unstamped,test_controlled_bins,\
+test_channels_caps,test_message_counts_modes
+memcheck clconvolve test_kernel_property_order,test_kernel_integer_values
 memcheck clhostile test_hostile_strides,test_hostile_separate_planes,\
 test_hostile_16bit,test_unaddressable_caps
 memcheck clallocation test_passthrough_forwards_downstream_pool,\

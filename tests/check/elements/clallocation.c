@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Allocation rules of the base filter (GstVideoFilter's): in passthrough the
  * ALLOCATION query reaches downstream and its answer comes back untouched
  * (its pool, its allocator, no GstVideoMeta claimed on its behalf); a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Hostile buffers on every element: GstVideoMetas with negative, huge (x8)
  * and too-small strides, offsets past the end, odd 16-bit strides, metas
  * that contradict the caps, planes in separate memories whose last one is

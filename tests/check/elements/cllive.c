@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Live property changes: buffers timestamped at 30 fps go through each
  * element while the properties documented as changeable while PLAYING
  * change every few frames (several at once, the same one twice before a
