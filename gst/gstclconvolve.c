@@ -145,6 +145,8 @@ struct _GstClConvolve
   ConvKernels kernels[2];       /* [integer]: the path in use at caps time
                                  * made then, the other at its first use */
   GstClWarmup *warmup;          /* prepares the other paths, per caps */
+  guint warm_job[2][2];         /* [integer][separable]: the warm-up job
+                                 * that makes that path ready, 0 if ready */
 };
 
 G_DEFINE_TYPE (GstClConvolve, gst_cl_convolve, GST_TYPE_CL_BASE_FILTER);
@@ -570,6 +572,7 @@ gst_cl_convolve_reset (GstClBaseFilter * filter)
 
   /* first: waits for a warm-up in progress, drops the rest */
   g_clear_pointer (&self->warmup, gst_cl_warmup_free);
+  memset (self->warm_job, 0, sizeof (self->warm_job));
   for (i = 0; i < n_kernels; i++)
     if (kernels[i])
       clReleaseKernel (kernels[i]);
@@ -704,18 +707,63 @@ program_options (GstClConvolve * self, gboolean integer)
       self->depth16 ? 1 : 0, integer ? 1 : 0, self->use_tile ? 0 : 1);
 }
 
+/* Creates @program's kernels that this device's path runs into @k; on
+ * failure returns the CL error with *@name the kernel, and @k may be
+ * partly filled */
+static cl_int
+create_kernels (GstClConvolve * self, cl_program program, ConvKernels * k,
+    const gchar ** name)
+{
+  static const gchar *gpu_names[] = { "conv2d_tile", "hpass_strips",
+    "vpass_strips", "conv2d_reg1", "conv2d_reg2", "conv2d_reg3",
+    "conv2d_reg4", "conv2d_reg5"
+  };
+  cl_kernel *gpu[G_N_ELEMENTS (gpu_names)] = { &k->tile, &k->hpass,
+    &k->vpass, &k->reg[0], &k->reg[1], &k->reg[2], &k->reg[3], &k->reg[4]
+  };
+  cl_int err;
+  guint i;
+
+  G_STATIC_ASSERT (REG_MAX_R == 5);
+  *name = "conv2d_strips";
+  k->strips = clCreateKernel (program, *name, &err);
+  if (err == CL_SUCCESS) {
+    *name = "sep_strips";
+    k->sep = clCreateKernel (program, *name, &err);
+  }
+  /* the GPU path's kernels (not in the CPU program) */
+  for (i = 0; i < G_N_ELEMENTS (gpu) && self->use_tile && err == CL_SUCCESS;
+      i++) {
+    *name = gpu_names[i];
+    *gpu[i] = clCreateKernel (program, *name, &err);
+  }
+  return err;
+}
+
+static void
+clear_kernels (ConvKernels * k)
+{
+  cl_kernel *kernels = (cl_kernel *) k;
+  guint i;
+
+  for (i = 0; i < sizeof (ConvKernels) / sizeof (cl_kernel); i++)
+    if (kernels[i])
+      clReleaseKernel (kernels[i]);
+  memset (k, 0, sizeof (*k));
+}
+
 /* The kernels of the integer or float path: the one in use at caps time
- * made by set_info, the other at its first frame (its program then comes
- * from the context's cache: the warm-up built it) */
+ * made by set_info, the other by the warm-up worker (else here, at its
+ * first frame) */
 static ConvKernels *
 get_kernels (GstClConvolve * self, gboolean integer)
 {
   GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
   ConvKernels *k = &self->kernels[integer ? 1 : 0];
+  const gchar *name;
   cl_program program;
   gchar *options;
-  gboolean ok;
-  gint r;
+  cl_int err;
 
   if (k->strips)
     return k;
@@ -724,29 +772,12 @@ get_kernels (GstClConvolve * self, gboolean integer)
   g_free (options);
   if (!program)
     return NULL;
-  k->strips = gst_cl_base_filter_create_kernel (filter, program,
-      "conv2d_strips");
-  k->sep = gst_cl_base_filter_create_kernel (filter, program, "sep_strips");
-  ok = k->strips && k->sep;
-  if (ok && self->use_tile) {
-    /* the GPU path's kernels (not in the CPU program) */
-    k->tile = gst_cl_base_filter_create_kernel (filter, program,
-        "conv2d_tile");
-    k->hpass = gst_cl_base_filter_create_kernel (filter, program,
-        "hpass_strips");
-    k->vpass = gst_cl_base_filter_create_kernel (filter, program,
-        "vpass_strips");
-    ok = k->tile && k->hpass && k->vpass;
-  }
-  for (r = 1; ok && self->use_tile && r <= REG_MAX_R; r++) {
-    gchar name[16];
-
-    g_snprintf (name, sizeof (name), "conv2d_reg%d", r);
-    k->reg[r - 1] = gst_cl_base_filter_create_kernel (filter, program, name);
-    ok = k->reg[r - 1] != NULL;
-  }
+  err = create_kernels (self, program, k, &name);
   clReleaseProgram (program);
-  if (!ok) {
+  if (err != CL_SUCCESS) {
+    GST_ERROR_OBJECT (self, "kernel %s: %s", name, gst_cl_error_name (err));
+    gst_cl_base_filter_check (filter, err, "clCreateKernel",
+        "Could not create an OpenCL kernel");
     gst_cl_convolve_reset (filter);
     return NULL;
   }
@@ -1109,19 +1140,19 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
 }
 
 /* PoCL compiles a kernel for its work-group size on its first launch (up
- * to ~0.9 s on 2 cores with an empty cache; the compiled code is kept per
- * program, kernel and work-group size, whatever the kernel object): this
- * launches the CPU path's kernel for @separable matrices (else the 2-D
- * one) of @program once on @queue, on a 1x1 plane of scratch memory, with
- * a kernel object of its own. A 3x3 matrix without taps: nothing is read
- * from the tap buffers. Returns the CL error. */
+ * to ~0.9 s on 2 cores with an empty cache), and a kernel object's first
+ * launch waits for any compile in progress in the context: this launches
+ * @kernel (the CPU path's sep_strips if @separable, else conv2d_strips)
+ * once on @queue, on a 1x1 plane of scratch memory. A 3x3 matrix without
+ * taps: nothing is read from the tap buffers; frames set every argument
+ * again. Returns the CL error. */
 static cl_int
-warm_up_kernel (GstClContext * ctx, cl_command_queue queue,
-    cl_program program, gboolean separable)
+warm_up_kernel (GstClContext * ctx, cl_command_queue queue, cl_kernel kernel,
+    gboolean separable)
 {
   const ConvPlane pl = { 1, 1, 1, -1, FALSE };
   GstClConvolveKernel k;
-  ArgSetter a = { NULL, 0, CL_SUCCESS };
+  ArgSetter a = { kernel, 0, CL_SUCCESS };
   GstClFrame f;
   gsize global[2];
   cl_int err;
@@ -1136,19 +1167,14 @@ warm_up_kernel (GstClContext * ctx, cl_command_queue queue,
   k.width = k.height = 3;
   k.divisor = 1;
   k.idivisor = 1;
-  a.kernel = clCreateKernel (program, separable ? "sep_strips" :
-      "conv2d_strips", &err);
-  if (err == CL_SUCCESS) {
-    if (separable)
-      sep_args (&a, &f, &f, 0, &pl, &k, f.mem, 0, f.mem, 0, 0,
-          GST_CL_CONVOLVE_BORDER_CLAMP, 0, global);
-    else
-      strips_args (&a, &f, &f, 0, &pl, &k, f.mem, 0, 0,
-          GST_CL_CONVOLVE_BORDER_CLAMP, 0, global);
-    err = a.err != CL_SUCCESS ? a.err : gst_cl_warmup_launch (queue,
-        a.kernel, 2, global, separable ? sep_local : strips_local);
-    clReleaseKernel (a.kernel);
-  }
+  if (separable)
+    sep_args (&a, &f, &f, 0, &pl, &k, f.mem, 0, f.mem, 0, 0,
+        GST_CL_CONVOLVE_BORDER_CLAMP, 0, global);
+  else
+    strips_args (&a, &f, &f, 0, &pl, &k, f.mem, 0, 0,
+        GST_CL_CONVOLVE_BORDER_CLAMP, 0, global);
+  err = a.err != CL_SUCCESS ? a.err : gst_cl_warmup_launch (queue, kernel, 2,
+      global, separable ? sep_local : strips_local);
   clReleaseMemObject (f.mem);
   return err;
 }
@@ -1157,74 +1183,81 @@ warm_up_kernel (GstClContext * ctx, cl_command_queue queue,
 static gboolean
 warm_up_now (GstClConvolve * self, gboolean integer, gboolean separable)
 {
-  GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
-  GstClContext *ctx = gst_cl_base_filter_get_context (filter);
-  gchar *options = program_options (self, integer);
-  cl_program program;
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  ConvKernels *k = &self->kernels[integer ? 1 : 0];
   cl_int err;
 
-  /* from the context's cache: get_kernels built it */
-  program = gst_cl_base_filter_get_program (filter, "convolve.cl", options);
-  g_free (options);
-  if (!program)
-    return FALSE;
-  err = warm_up_kernel (ctx, ctx->queue, program, separable);
-  clReleaseProgram (program);
-  return gst_cl_base_filter_check (filter, err, "clEnqueueNDRangeKernel",
-      "Could not prepare the convolution kernels");
+  err = warm_up_kernel (ctx, ctx->queue, separable ? k->sep : k->strips,
+      separable);
+  return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+      "clEnqueueNDRangeKernel", "Could not prepare the convolution kernels");
 }
 
 typedef struct
 {
-  gchar *options;               /* of the program */
+  GstClConvolve *self;          /* outlives the job: reset joins the worker */
+  gboolean integer;
   gint separable;               /* kernel to launch: TRUE, FALSE, or -1:
                                  * none (GPU compilers finish in the build) */
 } WarmJob;
 
-static void
-warm_job_free (gpointer data)
-{
-  WarmJob *job = data;
-
-  g_free (job->options);
-  g_free (job);
-}
-
-/* On the worker thread. Failures are only logged: a frame that needs the
- * path then builds or launches it itself and posts the error. */
+/* On the worker thread: makes path (@integer, @separable) ready, its
+ * program and the stream's kernel objects included. Nothing else touches
+ * them until the stream waits for this job (see wait_for_path). Failures
+ * are only logged: the frame that needs the path then builds or launches
+ * it itself and posts the error. */
 static void
 warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
 {
   WarmJob *job = data;
+  GstClConvolve *self = job->self;
+  ConvKernels *k = &self->kernels[job->integer ? 1 : 0];
+  const gchar *name = NULL;
   GError *error = NULL;
-  cl_program program;
-  cl_int err;
+  cl_int err = CL_SUCCESS;
+  gboolean created = FALSE;
 
-  program = gst_cl_context_get_program (ctx, "convolve.cl", job->options,
-      NULL, &error);
-  if (!program) {
-    GST_WARNING ("background build (%s) failed: %s", job->options,
-        error->message);
-    g_clear_error (&error);
-    return;
+  if (!k->strips) {
+    gchar *options = program_options (self, job->integer);
+    cl_program program = gst_cl_context_get_program (ctx, "convolve.cl",
+        options, NULL, &error);
+
+    if (!program) {
+      GST_WARNING_OBJECT (self, "background build (%s) failed: %s", options,
+          error->message);
+      g_clear_error (&error);
+      g_free (options);
+      return;
+    }
+    g_free (options);
+    err = create_kernels (self, program, k, &name);
+    clReleaseProgram (program);
+    created = TRUE;
   }
-  if (job->separable >= 0) {
-    err = warm_up_kernel (ctx, queue, program, job->separable);
-    if (err != CL_SUCCESS)
-      GST_WARNING ("background warm-up (%s, %s) failed: %s", job->options,
-          job->separable ? "separable" : "2-D", gst_cl_error_name (err));
+  if (err == CL_SUCCESS && job->separable >= 0) {
+    name = job->separable ? "sep_strips" : "conv2d_strips";
+    err = warm_up_kernel (ctx, queue, job->separable ? k->sep : k->strips,
+        job->separable);
   }
-  clReleaseProgram (program);
+  if (err != CL_SUCCESS) {
+    GST_WARNING_OBJECT (self, "background preparation of %s failed: %s",
+        name, gst_cl_error_name (err));
+    /* only what no frame can be using yet */
+    if (created)
+      clear_kernels (k);
+  }
 }
 
-static void
+static guint
 add_warm_job (GstClConvolve * self, gboolean integer, gint separable)
 {
   WarmJob *job = g_new (WarmJob, 1);
 
-  job->options = program_options (self, integer);
+  job->self = self;
+  job->integer = integer;
   job->separable = separable;
-  gst_cl_warmup_add (self->warmup, warm_job_run, job, warm_job_free);
+  return gst_cl_warmup_add (self->warmup, warm_job_run, job, g_free);
 }
 
 /* Every path but the current one (@integer, @separable; -1 for none: only
@@ -1243,12 +1276,31 @@ warm_up_in_background (GstClConvolve * self, gboolean integer,
   if (!self->warmup)
     return;
   if (self->use_tile) {
-    add_warm_job (self, !integer, -1);
+    n = add_warm_job (self, !integer, -1);
+    self->warm_job[!integer][0] = self->warm_job[!integer][1] = n;
     return;
   }
-  for (n = 0; n < G_N_ELEMENTS (order); n++)
-    if (order[n][0] != integer || order[n][1] != separable)
-      add_warm_job (self, order[n][0], order[n][1]);
+  for (n = 0; n < G_N_ELEMENTS (order); n++) {
+    gint i = order[n][0], s = order[n][1];
+
+    if (i != integer || s != separable)
+      self->warm_job[i][s] = add_warm_job (self, i, s);
+  }
+}
+
+/* Before a frame uses the path of @k: if the worker has not made it ready
+ * yet, waits for it (at most the jobs queued before it, never a frame's
+ * compile of its own on top) */
+static void
+wait_for_path (GstClConvolve * self, const GstClConvolveKernel * k)
+{
+  guint *job = &self->warm_job[k->integer ? 1 : 0]
+      [takes_separable_path (self, k) ? 1 : 0];
+
+  if (*job) {
+    gst_cl_warmup_wait (self->warmup, *job);
+    *job = 0;
+  }
 }
 
 /* Chroma planes left unfiltered: a device-side rectangle copy */
@@ -1299,6 +1351,7 @@ gst_cl_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 
   if (changed && !upload_taps (self))
     return GST_FLOW_ERROR;
+  wait_for_path (self, self->frame_kernel);
   ks = get_kernels (self, self->frame_kernel->integer);
   if (!ks)
     return GST_FLOW_ERROR;

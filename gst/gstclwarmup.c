@@ -29,6 +29,8 @@ struct _GstClWarmup
   GMutex lock;
   GCond cond;
   GQueue jobs;                  /* of Job, under @lock */
+  guint added, done;            /* jobs so far, under @lock */
+  gboolean hurry;               /* someone waits: no start delay */
   gboolean stopping;            /* under @lock */
 };
 
@@ -47,7 +49,8 @@ warmup_thread (gpointer data)
   gint64 start_at = g_get_monotonic_time () + START_DELAY_US;
 
   g_mutex_lock (&w->lock);
-  while (!w->stopping && g_cond_wait_until (&w->cond, &w->lock, start_at));
+  while (!w->stopping && !w->hurry
+      && g_cond_wait_until (&w->cond, &w->lock, start_at));
   while (TRUE) {
     Job *job;
     gint64 start;
@@ -66,6 +69,8 @@ warmup_thread (gpointer data)
     job_free (job);
 
     g_mutex_lock (&w->lock);
+    w->done++;
+    g_cond_broadcast (&w->cond);
   }
   g_mutex_unlock (&w->lock);
   return NULL;
@@ -101,18 +106,38 @@ gst_cl_warmup_new (GstClContext * ctx)
   return w;
 }
 
-void
+guint
 gst_cl_warmup_add (GstClWarmup * w, GstClWarmupFunc func, gpointer data,
     GDestroyNotify notify)
 {
   Job *job = g_new (Job, 1);
+  guint n;
 
   job->func = func;
   job->data = data;
   job->notify = notify;
   g_mutex_lock (&w->lock);
   g_queue_push_tail (&w->jobs, job);
-  g_cond_signal (&w->cond);
+  n = ++w->added;
+  g_cond_broadcast (&w->cond);
+  g_mutex_unlock (&w->lock);
+  return n;
+}
+
+void
+gst_cl_warmup_wait (GstClWarmup * w, guint job)
+{
+  gint64 start = g_get_monotonic_time ();
+
+  g_mutex_lock (&w->lock);
+  if (w->done < job) {
+    w->hurry = TRUE;
+    g_cond_broadcast (&w->cond);
+    while (w->done < job && !w->stopping)
+      g_cond_wait (&w->cond, &w->lock);
+    GST_INFO ("waited %.1f ms for warm-up job %u",
+        (g_get_monotonic_time () - start) / 1000.0, job);
+  }
   g_mutex_unlock (&w->lock);
 }
 
@@ -123,7 +148,7 @@ gst_cl_warmup_free (GstClWarmup * w)
     return;
   g_mutex_lock (&w->lock);
   w->stopping = TRUE;
-  g_cond_signal (&w->cond);
+  g_cond_broadcast (&w->cond);
   g_mutex_unlock (&w->lock);
   if (w->thread)
     g_thread_join (w->thread);
