@@ -55,6 +55,7 @@
 #include "gstclconvolve.h"
 #include "gstclconvolvekernel.h"
 #include "gstclelements.h"
+#include "gstclwarmup.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_convolve_debug);
 #define GST_CAT_DEFAULT gst_cl_convolve_debug
@@ -152,7 +153,11 @@ struct _GstClConvolve
   cl_int direct;                /* sparse matrix: taps read the frame */
   cl_mem tmp;                   /* separable intermediate, per caps */
   gsize tmp_size;
-  ConvKernels kernels[2];       /* [integer]: both made at caps time */
+  ConvKernels kernels[2];       /* [integer]: the path in use at caps time
+                                 * made then, the other at its first use */
+  GstClWarmup *warmup;          /* prepares the other paths, per caps */
+  guint warm_job[2][2];         /* [integer][separable]: the warm-up job
+                                 * that makes that path ready, 0 if ready */
 };
 
 G_DEFINE_TYPE (GstClConvolve, gst_cl_convolve, GST_TYPE_CL_BASE_FILTER);
@@ -597,6 +602,9 @@ gst_cl_convolve_reset (GstClBaseFilter * filter)
   };
   guint i;
 
+  /* first: waits for a warm-up in progress, drops the rest */
+  g_clear_pointer (&self->warmup, gst_cl_warmup_free);
+  memset (self->warm_job, 0, sizeof (self->warm_job));
   for (i = 0; i < n_kernels; i++)
     if (kernels[i])
       clReleaseKernel (kernels[i]);
@@ -624,7 +632,17 @@ new_taps (GstClConvolve * self, GstClContext * ctx, gsize n)
 }
 
 static ConvKernels *get_kernels (GstClConvolve * self, gboolean integer);
-static gboolean warm_up_kernels (GstClConvolve * self);
+static gboolean warm_up_now (GstClConvolve * self, gboolean integer,
+    gboolean separable);
+static void warm_up_in_background (GstClConvolve * self, gboolean integer,
+    gint separable);
+
+/* whether frames filtered with @k take the separable path */
+static gboolean
+takes_separable_path (GstClConvolve * self, const GstClConvolveKernel * k)
+{
+  return k->separable && MAX (k->width, k->height) >= self->separable_min;
+}
 
 /* A kernel whose kernel-width/height never came (or disagree with it) is an
  * error once frames are to flow, not a silent passthrough */
@@ -656,6 +674,7 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   GstClContext *ctx = gst_cl_base_filter_get_context (filter);
   const GstVideoFormatInfo *f = in_info->finfo;
   const gchar *env;
+  gboolean integer, separable, passthrough;
   guint p;
 
   if (!check_shape_complete (self))
@@ -714,54 +733,108 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   /* (2 * REG_MAX_R + 1)^2 = 121 floats or ints, in units of cl_int4 */
   self->coef_sq = new_taps (self, ctx, 31);
   self->frame_generation = 0;
-  /* Both arithmetic paths now: a change of matrix, divisor or bias on a
-   * running stream may switch between them, and a program build (~0.5 s
-   * on PoCL, more with the disk cache's save) must never hold up a frame.
-   * The border mode is a kernel argument, so these two are all a caps
-   * needs. */
-  return self->taps2d && self->taps_row && self->taps_col && self->coef_sq
-      && get_kernels (self, FALSE) && get_kernels (self, TRUE)
-      && warm_up_kernels (self);
+  if (!self->taps2d || !self->taps_row || !self->taps_col || !self->coef_sq)
+    return FALSE;
+
+  /* The first frame waits only for what the current settings use (one
+   * program; on PoCL one kernel's first-launch compile, none while
+   * passthrough). A change of matrix, divisor or bias on a running stream
+   * may switch arithmetic or kernel, and a program build or compile (0.3-1
+   * s on PoCL) must never hold up a frame: the other paths are prepared on
+   * a worker thread meanwhile. The border mode is a kernel argument. */
+  GST_OBJECT_LOCK (self);
+  integer = self->kernel->integer;
+  separable = takes_separable_path (self, self->kernel);
+  GST_OBJECT_UNLOCK (self);
+  passthrough = gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
+  if (!get_kernels (self, integer))
+    return FALSE;
+  if (!self->use_tile && !passthrough && !warm_up_now (self, integer,
+          separable))
+    return FALSE;
+  warm_up_in_background (self, integer, passthrough ? -1 : separable);
+  return TRUE;
 }
 
-/* The kernels of the integer or float path, built (or taken from the
- * program cache) once per caps by set_info */
+/* Build options of the program of one arithmetic path */
+static gchar *
+program_options (GstClConvolve * self, gboolean integer)
+{
+  return g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D CPU_ONLY=%d",
+      self->depth16 ? 1 : 0, integer ? 1 : 0, self->use_tile ? 0 : 1);
+}
+
+/* Creates @program's kernels that this device's path runs into @k; on
+ * failure returns the CL error with *@name the kernel, and @k may be
+ * partly filled */
+static cl_int
+create_kernels (GstClConvolve * self, cl_program program, ConvKernels * k,
+    const gchar ** name)
+{
+  static const gchar *gpu_names[] = { "conv2d_tile", "hpass_strips",
+    "vpass_strips", "conv2d_reg1", "conv2d_reg2", "conv2d_reg3",
+    "conv2d_reg4", "conv2d_reg5"
+  };
+  cl_kernel *gpu[G_N_ELEMENTS (gpu_names)] = { &k->tile, &k->hpass,
+    &k->vpass, &k->reg[0], &k->reg[1], &k->reg[2], &k->reg[3], &k->reg[4]
+  };
+  cl_int err;
+  guint i;
+
+  G_STATIC_ASSERT (REG_MAX_R == 5);
+  *name = "conv2d_strips";
+  k->strips = clCreateKernel (program, *name, &err);
+  if (err == CL_SUCCESS) {
+    *name = "sep_strips";
+    k->sep = clCreateKernel (program, *name, &err);
+  }
+  /* the GPU path's kernels (not in the CPU program) */
+  for (i = 0; i < G_N_ELEMENTS (gpu) && self->use_tile && err == CL_SUCCESS;
+      i++) {
+    *name = gpu_names[i];
+    *gpu[i] = clCreateKernel (program, *name, &err);
+  }
+  return err;
+}
+
+static void
+clear_kernels (ConvKernels * k)
+{
+  cl_kernel *kernels = (cl_kernel *) k;
+  guint i;
+
+  for (i = 0; i < sizeof (ConvKernels) / sizeof (cl_kernel); i++)
+    if (kernels[i])
+      clReleaseKernel (kernels[i]);
+  memset (k, 0, sizeof (*k));
+}
+
+/* The kernels of the integer or float path: the one in use at caps time
+ * made by set_info, the other by the warm-up worker (else here, at its
+ * first frame) */
 static ConvKernels *
 get_kernels (GstClConvolve * self, gboolean integer)
 {
   GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
   ConvKernels *k = &self->kernels[integer ? 1 : 0];
+  const gchar *name;
   cl_program program;
   gchar *options;
-  gboolean ok;
-  gint r;
+  cl_int err;
 
   if (k->strips)
     return k;
-  options = g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d",
-      self->depth16 ? 1 : 0, integer ? 1 : 0);
+  options = program_options (self, integer);
   program = gst_cl_base_filter_get_program (filter, "convolve.cl", options);
   g_free (options);
   if (!program)
     return NULL;
-  k->strips = gst_cl_base_filter_create_kernel (filter, program,
-      "conv2d_strips");
-  k->tile = gst_cl_base_filter_create_kernel (filter, program, "conv2d_tile");
-  k->hpass = gst_cl_base_filter_create_kernel (filter, program,
-      "hpass_strips");
-  k->vpass = gst_cl_base_filter_create_kernel (filter, program,
-      "vpass_strips");
-  k->sep = gst_cl_base_filter_create_kernel (filter, program, "sep_strips");
-  ok = k->strips && k->tile && k->hpass && k->vpass && k->sep;
-  for (r = 1; ok && r <= REG_MAX_R; r++) {
-    gchar name[16];
-
-    g_snprintf (name, sizeof (name), "conv2d_reg%d", r);
-    k->reg[r - 1] = gst_cl_base_filter_create_kernel (filter, program, name);
-    ok = k->reg[r - 1] != NULL;
-  }
+  err = create_kernels (self, program, k, &name);
   clReleaseProgram (program);
-  if (!ok) {
+  if (err != CL_SUCCESS) {
+    GST_ERROR_OBJECT (self, "kernel %s: %s", name, gst_cl_error_name (err));
+    gst_cl_base_filter_check (filter, err, "clCreateKernel",
+        "Could not create an OpenCL kernel");
     gst_cl_convolve_reset (filter);
     return NULL;
   }
@@ -924,6 +997,59 @@ ensure_tmp (GstClConvolve * self, GstClContext * ctx, gsize size)
       "clCreateBuffer", "Could not allocate the separable pass buffer");
 }
 
+/* CPU devices: one work-item per work-group for the fused separable
+ * kernel, else PoCL may put the whole range in one work-group (one
+ * thread) */
+static const gsize sep_local[2] = { 1, 1 };
+static const gsize strips_local[2] = { STRIPS_LX, STRIPS_LY };
+
+/* conv2d_strips' arguments and launch size for plane @p */
+static void
+strips_args (ArgSetter * a, const GstClFrame * in, const GstClFrame * out,
+    guint p, const ConvPlane * pl, const GstClConvolveKernel * k,
+    cl_mem taps, cl_int ntaps, cl_int bval, cl_int border, cl_int direct,
+    gsize global[2])
+{
+  cl_int rx = k->width / 2;
+  gsize strips = ((gsize) pl->width * pl->ch + STRIP - 1) / STRIP;
+
+  frame_args (a, in, out, p, pl);
+  arg (a, sizeof (cl_mem), &taps);
+  arg (a, sizeof (ntaps), &ntaps);
+  arg (a, sizeof (rx), &rx);
+  arg (a, sizeof (bval), &bval);
+  arg (a, sizeof (border), &border);
+  arg (a, sizeof (direct), &direct);
+  param_args (a, k);
+  global[0] = gst_cl_global_size (strips, strips_local[0]);
+  global[1] = gst_cl_global_size (pl->height, strips_local[1]);
+}
+
+/* sep_strips' arguments and launch size for plane @p; @border_row is the
+ * row pass of a row of border values (int or float bits) */
+static void
+sep_args (ArgSetter * a, const GstClFrame * in, const GstClFrame * out,
+    guint p, const ConvPlane * pl, const GstClConvolveKernel * k,
+    cl_mem taps_row, cl_int nrow, cl_mem taps_col, cl_int ncol, cl_int bval,
+    cl_int border, cl_int border_row, gsize global[2])
+{
+  cl_int rx = k->width / 2, ry = k->height / 2;
+
+  frame_args (a, in, out, p, pl);
+  arg (a, sizeof (cl_mem), &taps_row);
+  arg (a, sizeof (nrow), &nrow);
+  arg (a, sizeof (rx), &rx);
+  arg (a, sizeof (cl_mem), &taps_col);
+  arg (a, sizeof (ncol), &ncol);
+  arg (a, sizeof (ry), &ry);
+  arg (a, sizeof (bval), &bval);
+  arg (a, sizeof (border), &border);
+  arg (a, sizeof (border_row), &border_row);
+  param_args (a, k);
+  global[0] = ((gsize) pl->width * pl->ch + STRIP - 1) / STRIP;
+  global[1] = (pl->height + SEP_ROWS - 1) / SEP_ROWS;
+}
+
 static gboolean
 filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     guint p, GstClFrame * in, GstClFrame * out, cl_int bval, cl_int border)
@@ -935,14 +1061,10 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   cl_int rx = k->width / 2, ry = k->height / 2;
   gsize rowlen = (gsize) width * ch;
   gsize gsize_[2] = { (rowlen + STRIP - 1) / STRIP, height };
-  /* CPU devices: one work-item per work-group, else PoCL may put the whole
-   * range in one work-group (one thread) */
-  static const gsize cpu_local[2] = { 1, 1 };
-  static const gsize strips_local[2] = { STRIPS_LX, STRIPS_LY };
-  gsize gstrips[2];
+  gsize cpu_global[2];
   ArgSetter a = { 0, 0, CL_SUCCESS };
 
-  if (k->separable && MAX (k->width, k->height) >= self->separable_min) {
+  if (takes_separable_path (self, k)) {
     cl_int tpitch = gst_cl_round_up (rowlen, STRIP);
     union
     {
@@ -962,25 +1084,14 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
 
     if (!self->use_tile) {
       /* CPU: both passes in one kernel, no intermediate buffer */
-      gsize g[2] = { gsize_[0], (height + SEP_ROWS - 1) / SEP_ROWS };
-
       a.kernel = ks->sep;
-      frame_args (&a, in, out, p, pl);
-      arg (&a, sizeof (cl_mem), &self->taps_row);
-      arg (&a, sizeof (cl_int), &self->nrow);
-      arg (&a, sizeof (rx), &rx);
-      arg (&a, sizeof (cl_mem), &self->taps_col);
-      arg (&a, sizeof (cl_int), &self->ncol);
-      arg (&a, sizeof (ry), &ry);
-      arg (&a, sizeof (bval), &bval);
-      arg (&a, sizeof (border), &border);
-      arg (&a, sizeof (border_row), &border_row);
-      param_args (&a, k);
+      sep_args (&a, in, out, p, pl, k, self->taps_row, self->nrow,
+          self->taps_col, self->ncol, bval, border, border_row.i, cpu_global);
       if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
               "clSetKernelArg", "Could not run the separable convolution"))
         return FALSE;
       return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
-          ks->sep, 2, g, cpu_local, "Could not run the separable convolution");
+          ks->sep, 2, cpu_global, sep_local, "Could not run the separable convolution");
     }
 
     if (!ensure_tmp (self, ctx, (gsize) tpitch * height * 4))
@@ -1076,72 +1187,177 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   }
 
   a.kernel = ks->strips;
-  gstrips[0] = gst_cl_global_size (gsize_[0], strips_local[0]);
-  gstrips[1] = gst_cl_global_size (gsize_[1], strips_local[1]);
-  frame_args (&a, in, out, p, pl);
-  arg (&a, sizeof (cl_mem), &self->taps2d);
-  arg (&a, sizeof (cl_int), &self->n2d);
-  arg (&a, sizeof (rx), &rx);
-  arg (&a, sizeof (bval), &bval);
-  arg (&a, sizeof (border), &border);
-  arg (&a, sizeof (self->direct), &self->direct);
-  param_args (&a, k);
+  strips_args (&a, in, out, p, pl, k, self->taps2d, self->n2d, bval, border,
+      self->direct, cpu_global);
   if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
           "clSetKernelArg", "Could not run the convolution"))
     return FALSE;
   return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
-      ks->strips, 2, gstrips, strips_local, "Could not run the convolution");
+      ks->strips, 2, cpu_global, strips_local, "Could not run the convolution");
 }
 
 /* PoCL compiles a kernel for its work-group size on its first launch (up
- * to ~0.9 s on 2 cores with an empty cache): launch every kernel a frame of
- * these caps can take on the CPU path once now, on a 1x1 plane of scratch
- * memory, so that no frame after a property change waits for it. GPU
- * compilers finish in clBuildProgram; there this costs a few launches. */
-static gboolean
-warm_up_kernels (GstClConvolve * self)
+ * to ~0.9 s on 2 cores with an empty cache), and a kernel object's first
+ * launch waits for any compile in progress in the context: this launches
+ * @kernel (the CPU path's sep_strips if @separable, else conv2d_strips)
+ * once on @queue, on a 1x1 plane of scratch memory. A 3x3 matrix without
+ * taps: nothing is read from the tap buffers; frames set every argument
+ * again. Returns the CL error. */
+static cl_int
+warm_up_kernel (GstClContext * ctx, cl_command_queue queue, cl_kernel kernel,
+    gboolean separable)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
-      (self));
-  GstClConvolveKernel *saved = self->frame_kernel, k;
   const ConvPlane pl = { 1, 1, 1, -1, FALSE };
+  GstClConvolveKernel k;
+  ArgSetter a = { kernel, 0, CL_SUCCESS };
   GstClFrame f;
-  gboolean ok = TRUE;
-  gint integer, separable;
+  gsize global[2];
   cl_int err;
 
   memset (&f, 0, sizeof (f));
   f.mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 64, NULL, &err);
-  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
-          "clCreateBuffer", "Could not allocate a scratch buffer"))
-    return FALSE;
+  if (err != CL_SUCCESS)
+    return err;
   f.n_planes = 1;
   f.stride[0] = 64;
-  /* a 3x3 matrix without taps (nothing read from the tap buffers): the 2-D
-   * kernel, or the fused separable one; the next frame uploads its own */
-  self->n2d = self->nrow = self->ncol = 0;
-  self->direct = 0;
-  self->reg_r = 0;
-  self->frame_generation = 0;
   memset (&k, 0, sizeof (k));
   k.width = k.height = 3;
   k.divisor = 1;
   k.idivisor = 1;
-  self->frame_kernel = &k;
-  for (integer = 0; integer < 2 && ok; integer++) {
-    for (separable = 0; separable < 2 && ok; separable++) {
-      k.integer = integer;
-      k.separable = separable;
-      ok = filter_plane (self, &self->kernels[integer], &pl, 0, &f, &f, 0,
-          GST_CL_CONVOLVE_BORDER_CLAMP);
-    }
-  }
-  self->frame_kernel = saved;
-  if (ok)
-    ok = gst_cl_base_filter_check (GST_CL_BASE_FILTER (self),
-        clFinish (ctx->queue), "clFinish", "Could not prepare the kernels");
+  if (separable)
+    sep_args (&a, &f, &f, 0, &pl, &k, f.mem, 0, f.mem, 0, 0,
+        GST_CL_CONVOLVE_BORDER_CLAMP, 0, global);
+  else
+    strips_args (&a, &f, &f, 0, &pl, &k, f.mem, 0, 0,
+        GST_CL_CONVOLVE_BORDER_CLAMP, 0, global);
+  err = a.err != CL_SUCCESS ? a.err : gst_cl_warmup_launch (queue, kernel, 2,
+      global, separable ? sep_local : strips_local);
   clReleaseMemObject (f.mem);
-  return ok;
+  return err;
+}
+
+/* The current path's kernel, in set_info: the first frame needs it */
+static gboolean
+warm_up_now (GstClConvolve * self, gboolean integer, gboolean separable)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  ConvKernels *k = &self->kernels[integer ? 1 : 0];
+  cl_int err;
+
+  err = warm_up_kernel (ctx, ctx->queue, separable ? k->sep : k->strips,
+      separable);
+  return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+      "clEnqueueNDRangeKernel", "Could not prepare the convolution kernels");
+}
+
+typedef struct
+{
+  GstClConvolve *self;          /* outlives the job: reset joins the worker */
+  gboolean integer;
+  gint separable;               /* kernel to launch: TRUE, FALSE, or -1:
+                                 * none (GPU compilers finish in the build) */
+} WarmJob;
+
+/* On the worker thread: makes path (@integer, @separable) ready, its
+ * program and the stream's kernel objects included. Nothing else touches
+ * them until the stream waits for this job (see wait_for_path). Failures
+ * are only logged: the frame that needs the path then builds or launches
+ * it itself and posts the error. */
+static void
+warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
+{
+  WarmJob *job = data;
+  GstClConvolve *self = job->self;
+  ConvKernels *k = &self->kernels[job->integer ? 1 : 0];
+  const gchar *name = NULL;
+  GError *error = NULL;
+  cl_int err = CL_SUCCESS;
+  gboolean created = FALSE;
+
+  if (!k->strips) {
+    gchar *options = program_options (self, job->integer);
+    cl_program program = gst_cl_context_get_program (ctx, "convolve.cl",
+        options, NULL, &error);
+
+    if (!program) {
+      GST_WARNING_OBJECT (self, "background build (%s) failed: %s", options,
+          error->message);
+      g_clear_error (&error);
+      g_free (options);
+      return;
+    }
+    g_free (options);
+    err = create_kernels (self, program, k, &name);
+    clReleaseProgram (program);
+    created = TRUE;
+  }
+  if (err == CL_SUCCESS && job->separable >= 0) {
+    name = job->separable ? "sep_strips" : "conv2d_strips";
+    err = warm_up_kernel (ctx, queue, job->separable ? k->sep : k->strips,
+        job->separable);
+  }
+  if (err != CL_SUCCESS) {
+    GST_WARNING_OBJECT (self, "background preparation of %s failed: %s",
+        name, gst_cl_error_name (err));
+    /* only what no frame can be using yet */
+    if (created)
+      clear_kernels (k);
+  }
+}
+
+static guint
+add_warm_job (GstClConvolve * self, gboolean integer, gint separable)
+{
+  WarmJob *job = g_new (WarmJob, 1);
+
+  job->self = self;
+  job->integer = integer;
+  job->separable = separable;
+  return gst_cl_warmup_add (self->warmup, warm_job_run, job, g_free);
+}
+
+/* Every path but the current one (@integer, @separable; -1 for none: only
+ * its program is built), the likelier first: separable matrices (gaussian,
+ * box), then integer 2-D ones (sharpen, edge detectors); on GPUs only the
+ * other program */
+static void
+warm_up_in_background (GstClConvolve * self, gboolean integer,
+    gint separable)
+{
+  static const gint order[4][2] = { {0, 1}, {1, 1}, {1, 0}, {0, 0} };
+  guint n;
+
+  self->warmup = gst_cl_warmup_new (gst_cl_base_filter_get_context
+      (GST_CL_BASE_FILTER (self)));
+  if (!self->warmup)
+    return;
+  if (self->use_tile) {
+    n = add_warm_job (self, !integer, -1);
+    self->warm_job[!integer][0] = self->warm_job[!integer][1] = n;
+    return;
+  }
+  for (n = 0; n < G_N_ELEMENTS (order); n++) {
+    gint i = order[n][0], s = order[n][1];
+
+    if (i != integer || s != separable)
+      self->warm_job[i][s] = add_warm_job (self, i, s);
+  }
+}
+
+/* Before a frame uses the path of @k: if the worker has not made it ready
+ * yet, waits for it (at most the jobs queued before it, never a frame's
+ * compile of its own on top) */
+static void
+wait_for_path (GstClConvolve * self, const GstClConvolveKernel * k)
+{
+  guint *job = &self->warm_job[k->integer ? 1 : 0]
+      [takes_separable_path (self, k) ? 1 : 0];
+
+  if (*job) {
+    gst_cl_warmup_wait (self->warmup, *job);
+    *job = 0;
+  }
 }
 
 /* Chroma planes left unfiltered: a device-side rectangle copy */
@@ -1192,6 +1408,7 @@ gst_cl_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 
   if (changed && !upload_taps (self))
     return GST_FLOW_ERROR;
+  wait_for_path (self, self->frame_kernel);
   ks = get_kernels (self, self->frame_kernel->integer);
   if (!ks)
     return GST_FLOW_ERROR;

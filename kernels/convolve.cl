@@ -13,7 +13,8 @@
  * saturated to the sample range.
  *
  * Options: -D DEPTH16=0|1 (8- or 16-bit little-endian samples),
- * -D INTEGER=0|1. The border mode (0..3: clamp, reflect-101, wrap,
+ * -D INTEGER=0|1, -D CPU_ONLY=1 (only conv2d_strips and sep_strips, the
+ * kernels of CPU devices: a smaller program builds faster). The border mode (0..3: clamp, reflect-101, wrap,
  * constant) is a kernel argument, so that changing it on a running stream
  * needs no program build; it is only looked at for rows and samples
  * outside the frame.
@@ -40,6 +41,9 @@
 #endif
 #ifndef INTEGER
 #define INTEGER 0
+#endif
+#ifndef CPU_ONLY
+#define CPU_ONLY 0
 #endif
 
 #define STRIP 64
@@ -304,6 +308,10 @@ conv2d_strips (__global const uchar * src, uint soff, int sstride,
     }
   }
 }
+
+/* kernels of the GPU paths, left out of the CPU program (-D CPU_ONLY=1):
+ * a CPU device never runs them, and they cost build time */
+#if !CPU_ONLY
 
 #define TILE_W 64               /* samples: 16 work-items x 4 */
 #define TILE_H 16
@@ -572,6 +580,8 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
     }
   }
 }
+
+#endif /* !CPU_ONLY */
 
 /* Separable matrices on CPU devices: both passes fused, no intermediate
  * buffer. A work-item owns STRIP samples x SEP_ROWS rows; it runs the row

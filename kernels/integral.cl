@@ -25,7 +25,9 @@
  *
  * Options: CH (1|3), SRC_T (uchar|ushort, CH=1), PSTRIDE ROFF GOFF BOFF
  * (bytes, CH=3), SEL (swizzle picking R, G, B of 4 pixels, CH=3), ACC, OUT, BITS, VALUE (0 sum, 1 square, 2 non-zero),
- * WG (gpu_rows work-group size, power of two), CB (gpu_cols row bands). */
+ * WG (gpu_rows work-group size, power of two), CB (gpu_cols row bands),
+ * CPU_ONLY / GPU_ONLY (0|1: only one variant's kernels, which the device
+ * runs; the other's would only cost build time). */
 
 #ifndef CH
 #define CH 1
@@ -65,6 +67,12 @@
 #endif
 #ifndef CB
 #define CB 8
+#endif
+#ifndef CPU_ONLY
+#define CPU_ONLY 0
+#endif
+#ifndef GPU_ONLY
+#define GPU_ONLY 0
 #endif
 
 #ifdef cl_khr_fp64
@@ -111,7 +119,9 @@ load_px (__global const uchar * row, int x)
 
 #define SRC_ROW(y) (src + src_off + (size_t) (y) * src_stride)
 
-/* ---- CPU variant ---- */
+/* ---- CPU variant (left out with GPU_ONLY) ---- */
+
+#if !GPU_ONLY
 
 /* Chunks: NPX pixels (NE = NPX * CH elements) handled as one vector VT of
  * ACC: CH=1 8 pixels in an ACC8; CH=3 4 pixels whose R, G, B bytes SEL
@@ -330,7 +340,11 @@ cpu_scan (__global const uchar * src, uint src_off, int src_stride,
   }
 }
 
-/* ---- GPU variant ---- */
+#endif /* !GPU_ONLY */
+
+/* ---- GPU variant (left out with CPU_ONLY) ---- */
+
+#if !CPU_ONLY
 
 #define K 4                     /* consecutive pixels per work-item */
 
@@ -417,6 +431,8 @@ gpu_cols (int width, int height, __global uchar * out, ulong out_off)
     ob[r * n + i] = CONVERT (OUT, a);
   }
 }
+
+#endif /* !CPU_ONLY */
 
 /* ---- box mean (VALUE 0, OUT == ACC, integral at ii) ---- */
 

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <gmodule.h>
 #include <glib/gstdio.h>
 #include <gst/gst.h>
@@ -67,6 +68,7 @@ static gboolean opt_no_yardsticks = FALSE;
 static gboolean opt_no_fixed = FALSE;
 static gboolean opt_kernel_time = FALSE;
 static gboolean opt_live_change = FALSE;
+static gint opt_live_settle = 1000;
 
 static GOptionEntry entries[] = {
   {"device", 'd', 0, G_OPTION_ARG_STRING, &opt_device,
@@ -117,6 +119,9 @@ static GOptionEntry entries[] = {
         "caches (ours and PoCL's) empty; reports the gaps between buffers "
         "at the sink",
       NULL},
+  {"live-settle", 0, 0, G_OPTION_ARG_INT, &opt_live_settle,
+        "Live-change case: ms of steady state after the first buffer before "
+        "the first change, and after the last (default 1000)", "MS"},
   {"first-frame", 0, 0, G_OPTION_ARG_STRING, &opt_first_frame,
         "Internal: measure one first frame of ELEMENT in this process "
         "(first format of --formats, --sweep-size) and print it",
@@ -1312,12 +1317,29 @@ rm_rf (const gchar * path)
   g_rmdir (path);
 }
 
+/* user + system CPU time of the waited-for children so far, ms */
+static gdouble
+children_cpu_ms (void)
+{
+  struct rusage ru;
+
+  if (getrusage (RUSAGE_CHILDREN, &ru) != 0)
+    return 0;
+  return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+      (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
+
 /* Runs the child; returns ms from element creation (and @proc_ms from
- * process start) or a negative value with @why set. */
+ * process start) or a negative value with @why set. @exit_ms: spawn to
+ * exit (the child's whole life, stop and teardown included); @cpu_ms: its
+ * CPU time, every thread (what an idle machine shows as wall time when
+ * the work is one compile after another). */
 static gdouble
 spawn_first_frame (const gchar * element, gchar ** envp, gdouble * proc_ms,
-    gchar ** device, gchar ** why)
+    gdouble * exit_ms, gdouble * cpu_ms, gchar ** device, gchar ** why)
 {
+  gdouble cpu0 = children_cpu_ms ();
+  gint64 t0 = g_get_monotonic_time ();
   gchar *exe = g_file_read_link ("/proc/self/exe", NULL);
   gchar *argv[16];
   gchar *out = NULL, *err = NULL, *line;
@@ -1352,6 +1374,10 @@ spawn_first_frame (const gchar * element, gchar ** envp, gdouble * proc_ms,
     *why = g_strdup_printf ("child failed (status %d): %.200s", status,
         err ? err : "");
   }
+  if (exit_ms)
+    *exit_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  if (cpu_ms)
+    *cpu_ms = children_cpu_ms () - cpu0;
   if (ms < 0 && !*why)
     *why = g_strdup ("unreadable child output");
   g_free (out);
@@ -1373,6 +1399,8 @@ bench_first_frame (const gchar * element)
     RowKey k = { "clfilters", element, modes[m], formats[0], w, h, 0, NULL };
     GArray *ms = g_array_new (FALSE, FALSE, sizeof (gdouble));
     GArray *proc = g_array_new (FALSE, FALSE, sizeof (gdouble));
+    GArray *exits = g_array_new (FALSE, FALSE, sizeof (gdouble));
+    GArray *cpus = g_array_new (FALSE, FALSE, sizeof (gdouble));
     gchar *why = NULL, *device = NULL, *note;
     gchar **env = g_get_environ ();
 
@@ -1393,24 +1421,32 @@ bench_first_frame (const gchar * element)
       env = g_environ_unsetenv (env, "GST_CL_CACHE");
       env = g_environ_setenv (env, "GST_CL_CACHE_DIR", warm, TRUE);
       g_free (warm);
-      spawn_first_frame (element, env, &p, NULL, &why);
+      spawn_first_frame (element, env, &p, NULL, NULL, NULL, &why);
       g_clear_pointer (&why, g_free);
     }
     for (i = 0; i < MAX (opt_ff_runs, 1) && !why; i++) {
-      gdouble p = 0, v = spawn_first_frame (element, env, &p, &device, &why);
+      gdouble p = 0, e = 0, c = 0, v = spawn_first_frame (element, env, &p,
+          &e, &c, &device, &why);
 
       if (v >= 0) {
         g_array_append_val (ms, v);
         g_array_append_val (proc, p);
+        g_array_append_val (exits, e);
+        g_array_append_val (cpus, c);
       }
     }
     g_array_sort (ms, cmp_double);
     g_array_sort (proc, cmp_double);
+    g_array_sort (exits, cmp_double);
+    g_array_sort (cpus, cmp_double);
+#define MEDIAN(a) ((a)->len ? g_array_index ((a), gdouble, ((a)->len - 1) / 2) : 0.0)
     note = g_strdup_printf ("element creation -> first output buffer, %u "
-        "processes; from process start: %.1f ms%s", ms->len,
-        proc->len ? g_array_index (proc, gdouble, (proc->len - 1) / 2) : 0.0,
+        "processes; medians from process start: %.1f ms, to process exit: "
+        "%.1f ms, process CPU time %.1f ms%s", ms->len, MEDIAN (proc),
+        MEDIAN (exits), MEDIAN (cpus),
         m == 0 ? "; GST_CL_CACHE=0 POCL_KERNEL_CACHE=0 CUDA_CACHE_DISABLE=1" :
         "; GST_CL_CACHE_DIR primed by one run");
+#undef MEDIAN
     k.device = device ? device : opt_device;
     emit (&k, why ? NULL : ms, -1, note, why);
     g_free (note);
@@ -1419,6 +1455,8 @@ bench_first_frame (const gchar * element)
     g_strfreev (env);
     g_array_unref (ms);
     g_array_unref (proc);
+    g_array_unref (exits);
+    g_array_unref (cpus);
   }
   rm_rf (tmp);
   g_free (tmp);
@@ -1448,7 +1486,6 @@ typedef struct
 } LiveChange;
 
 #define LIVE_CHANGE_MS 100
-#define LIVE_SETTLE_MS 1000
 
 /* every property documented as changeable while PLAYING, each several
  * times, switching between the integer and float paths and every border */
@@ -1550,9 +1587,9 @@ live_bus_error (GstElement * pipeline)
 }
 
 /* Live source -> element -> fakesink (no sync: arrival is when the element
- * let go of the buffer). After the first buffer and LIVE_SETTLE_MS of
+ * let go of the buffer). After the first buffer and --live-settle ms of
  * steady state, the changes are applied LIVE_CHANGE_MS apart from this
- * thread (an application's), then LIVE_SETTLE_MS more. */
+ * thread (an application's), then as long again. */
 static void
 bench_live_change (const gchar * element)
 {
@@ -1610,7 +1647,7 @@ bench_live_change (const gchar * element)
   }
   if (!why) {
     first_ms = (now_ns () - t0) / 1000000;
-    g_usleep (LIVE_SETTLE_MS * 1000);
+    g_usleep (MAX (opt_live_settle, 0) * (gulong) 1000);
     first_change = live_count (&sink);
     steady = live_gaps (&sink, 1, first_change, now_ns ());
     for (i = 0; changes[i].prop && !why; i++) {
@@ -1622,7 +1659,7 @@ bench_live_change (const gchar * element)
     }
   }
   if (!why) {
-    g_usleep (LIVE_SETTLE_MS * 1000);
+    g_usleep (MAX (opt_live_settle, 0) * (gulong) 1000);
     why = live_bus_error (pipeline);
   }
   /* a stall still going on: wait (60 s at most) for the buffer that ends

@@ -1,0 +1,171 @@
+/* Background preparation of kernels, see gstclwarmup.h */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclwarmup.h"
+#include "gstclutils.h"
+
+#define GST_CAT_DEFAULT gst_cl_debug
+
+/* The worker starts its first job this long after it is made: a pipeline
+ * that stops right after its first frame (a one-shot gst-launch-1.0) then
+ * never waits at stop for a compile it will not use, while a running
+ * stream still has its other paths ready within about a second. */
+#define START_DELAY_US (250 * G_TIME_SPAN_MILLISECOND)
+
+typedef struct
+{
+  GstClWarmupFunc func;
+  gpointer data;
+  GDestroyNotify notify;
+} Job;
+
+struct _GstClWarmup
+{
+  GstClContext *ctx;
+  cl_command_queue queue;
+  GThread *thread;
+  GMutex lock;
+  GCond cond;
+  GQueue jobs;                  /* of Job, under @lock */
+  guint added, done;            /* jobs so far, under @lock */
+  gboolean hurry;               /* someone waits: no start delay */
+  gboolean stopping;            /* under @lock */
+};
+
+static void
+job_free (Job * job)
+{
+  if (job->notify)
+    job->notify (job->data);
+  g_free (job);
+}
+
+static gpointer
+warmup_thread (gpointer data)
+{
+  GstClWarmup *w = data;
+  gint64 start_at = g_get_monotonic_time () + START_DELAY_US;
+
+  g_mutex_lock (&w->lock);
+  while (!w->stopping && !w->hurry
+      && g_cond_wait_until (&w->cond, &w->lock, start_at));
+  while (TRUE) {
+    Job *job;
+    gint64 start;
+
+    while (!w->stopping && g_queue_is_empty (&w->jobs))
+      g_cond_wait (&w->cond, &w->lock);
+    if (w->stopping)
+      break;
+    job = g_queue_pop_head (&w->jobs);
+    g_mutex_unlock (&w->lock);
+
+    start = g_get_monotonic_time ();
+    job->func (w->ctx, w->queue, job->data);
+    GST_DEBUG ("warm-up job done in %.1f ms",
+        (g_get_monotonic_time () - start) / 1000.0);
+    job_free (job);
+
+    g_mutex_lock (&w->lock);
+    w->done++;
+    g_cond_broadcast (&w->cond);
+  }
+  g_mutex_unlock (&w->lock);
+  return NULL;
+}
+
+GstClWarmup *
+gst_cl_warmup_new (GstClContext * ctx)
+{
+  GstClWarmup *w;
+  GError *error = NULL;
+  cl_int err;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx), NULL);
+
+  w = g_new0 (GstClWarmup, 1);
+  w->queue = clCreateCommandQueue (ctx->context, ctx->device, 0, &err);
+  if (!gst_cl_check (err, "clCreateCommandQueue")) {
+    GST_WARNING ("no background warm-up: no second command queue");
+    g_free (w);
+    return NULL;
+  }
+  w->ctx = gst_object_ref (ctx);
+  g_mutex_init (&w->lock);
+  g_cond_init (&w->cond);
+  g_queue_init (&w->jobs);
+  w->thread = g_thread_try_new ("clwarmup", warmup_thread, w, &error);
+  if (!w->thread) {
+    GST_WARNING ("no background warm-up: %s", error->message);
+    g_clear_error (&error);
+    gst_cl_warmup_free (w);
+    return NULL;
+  }
+  return w;
+}
+
+guint
+gst_cl_warmup_add (GstClWarmup * w, GstClWarmupFunc func, gpointer data,
+    GDestroyNotify notify)
+{
+  Job *job = g_new (Job, 1);
+  guint n;
+
+  job->func = func;
+  job->data = data;
+  job->notify = notify;
+  g_mutex_lock (&w->lock);
+  g_queue_push_tail (&w->jobs, job);
+  n = ++w->added;
+  g_cond_broadcast (&w->cond);
+  g_mutex_unlock (&w->lock);
+  return n;
+}
+
+void
+gst_cl_warmup_wait (GstClWarmup * w, guint job)
+{
+  gint64 start = g_get_monotonic_time ();
+
+  g_mutex_lock (&w->lock);
+  if (w->done < job) {
+    w->hurry = TRUE;
+    g_cond_broadcast (&w->cond);
+    while (w->done < job && !w->stopping)
+      g_cond_wait (&w->cond, &w->lock);
+    GST_INFO ("waited %.1f ms for warm-up job %u",
+        (g_get_monotonic_time () - start) / 1000.0, job);
+  }
+  g_mutex_unlock (&w->lock);
+}
+
+void
+gst_cl_warmup_free (GstClWarmup * w)
+{
+  if (!w)
+    return;
+  g_mutex_lock (&w->lock);
+  w->stopping = TRUE;
+  g_cond_broadcast (&w->cond);
+  g_mutex_unlock (&w->lock);
+  if (w->thread)
+    g_thread_join (w->thread);
+  g_queue_clear_full (&w->jobs, (GDestroyNotify) job_free);
+  clReleaseCommandQueue (w->queue);
+  gst_object_unref (w->ctx);
+  g_mutex_clear (&w->lock);
+  g_cond_clear (&w->cond);
+  g_free (w);
+}
+
+cl_int
+gst_cl_warmup_launch (cl_command_queue queue, cl_kernel kernel, cl_uint dims,
+    const gsize * global, const gsize * local)
+{
+  cl_int err = clEnqueueNDRangeKernel (queue, kernel, dims, NULL, global,
+      local, 0, NULL, NULL);
+
+  return err == CL_SUCCESS ? clFinish (queue) : err;
+}
