@@ -71,6 +71,18 @@ _gst_cl_base_filter_get_transfer (GstClBaseFilter * self, gboolean output)
 }
 
 gboolean
+gst_cl_base_filter_upstream_is_live (GstClBaseFilter * self)
+{
+  GstQuery *query = gst_query_new_latency ();
+  gboolean live = FALSE;
+
+  if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), query))
+    gst_query_parse_latency (query, &live, NULL, NULL);
+  gst_query_unref (query);
+  return live;
+}
+
+gboolean
 gst_cl_base_filter_check (GstClBaseFilter * self, cl_int err,
     const gchar * call, const gchar * what)
 {

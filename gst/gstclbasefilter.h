@@ -57,6 +57,10 @@ struct _GstClBaseFilterClass
   void (*reset) (GstClBaseFilter * self);
 };
 
+/* Whether upstream is a live source (LATENCY query on the sink pad's peer);
+ * FALSE when nobody answers */
+gboolean gst_cl_base_filter_upstream_is_live (GstClBaseFilter * self);
+
 /* valid between start() and stop() */
 GstClContext *gst_cl_base_filter_get_context (GstClBaseFilter * self);
 const GstVideoInfo *gst_cl_base_filter_get_in_info (GstClBaseFilter * self);

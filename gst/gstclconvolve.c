@@ -753,6 +753,13 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
           separable))
     return FALSE;
   warm_up_in_background (self, integer, passthrough ? -1 : separable);
+  /* PoCL holds every kernel launch of the process while any thread
+   * compiles, so on a live stream the background work would stall frames
+   * early on, and a change made before it ends would wait for it. A live
+   * stream therefore pays it all before its first frame and never stalls
+   * afterwards; other streams get their first frame as soon as possible. */
+  if (self->warmup && gst_cl_base_filter_upstream_is_live (filter))
+    gst_cl_warmup_wait_all (self->warmup);
   return TRUE;
 }
 

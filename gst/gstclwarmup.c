@@ -142,6 +142,17 @@ gst_cl_warmup_wait (GstClWarmup * w, guint job)
 }
 
 void
+gst_cl_warmup_wait_all (GstClWarmup * w)
+{
+  guint last;
+
+  g_mutex_lock (&w->lock);
+  last = w->added;
+  g_mutex_unlock (&w->lock);
+  gst_cl_warmup_wait (w, last);
+}
+
+void
 gst_cl_warmup_free (GstClWarmup * w)
 {
   if (!w)
