@@ -4,7 +4,8 @@
  * (a rectangle travels downstream and stays immutable while a sink holds it,
  * so its pixels cannot be reused in place); per frame only the small
  * rectangle and composition objects are made, and for the formats
- * blend_fast handles not even those. */
+ * blend_classes handles not even those: the graph goes from a class map
+ * (one byte per box pixel) straight into the frame. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -26,6 +27,10 @@
  * plus the padding */
 #define AUTO_MAX_WIDTH 264
 #define PAD 4                   /* inner padding of boxes of 32x32 and up */
+/* channels drawn (the element has 7 kinds); a pixel's class is the mask of
+ * the channels whose bars reach it, 0 for the background */
+#define MAX_CHANNELS 7
+#define N_CLASSES (1 << MAX_CHANNELS)
 
 /* "gstreamer": blend with gst_video_overlay_composition_blend whatever the
  * format (tests and benchmarks compare the two blenders this way) */
@@ -244,7 +249,8 @@ struct _GstClHistogramOverlay
   guint64 *bars;                /* bins */
   guint64 *cols;                /* one panel's columns */
   guint16 *heights;             /* n_channels * graph width */
-  gsize bars_len, cols_len, heights_len;
+  guint8 *classes;              /* visible box, one byte per pixel */
+  gsize bars_len, cols_len, heights_len, classes_len;
 };
 
 GstClHistogramOverlay *
@@ -276,6 +282,7 @@ gst_cl_histogram_overlay_free (GstClHistogramOverlay * ov)
   g_free (ov->bars);
   g_free (ov->cols);
   g_free (ov->heights);
+  g_free (ov->classes);
   g_free (ov);
 }
 
@@ -417,35 +424,36 @@ add_light (guint32 a, guint32 b)
   return (r << 16) | (g << 8) | MIN ((a & 0xff) + (b & 0xff), 255);
 }
 
-/* Renders the visible part of box @b into @frame (ARGB, native endian):
- * the background everywhere, then the bars column by column, each lit pixel
- * written once in the sum of the colours of the bars that reach it
- * (overlapping channels mix like light: red + green = yellow) */
-static void
-render (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
-    const GstClHistogramOverlayData * d, const Box * b, GstVideoFrame * frame)
+/* Classifies the visible part of box @b into ov->classes (vw x vh bytes,
+ * row-major): 0 for the background, else the mask of the channels whose
+ * bars reach the pixel. Bars are drawn column by column, each lit pixel
+ * written once; @colours[m] gets the ARGB of class m (the background's
+ * alpha for 0, opaque sums of the channel colours for the others:
+ * overlapping channels mix like light, red + green = yellow). */
+static const guint8 *
+classify (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
+    const GstClHistogramOverlayData * d, const Box * b,
+    guint32 colours[N_CLASSES])
 {
-  guint n = d->n_channels;
+  guint n = MIN (d->n_channels, MAX_CHANNELS);
   gboolean parade = s->mode == GST_CL_HISTOGRAM_OVERLAY_PARADE && n > 1;
   gint gw = MAX (b->w - 2 * b->pad, 0), gh = MAX (b->h - 2 * b->pad, 0);
   gint gap = parade ? b->pad : 0;
   gint pw = parade ? MAX ((gw - (gint) (n - 1) * gap) / (gint) n, 0) : gw;
   /* frame row of the graph's bottom row */
   gint bottom = b->y + b->pad + gh - 1;
-  guint32 bg = (guint32) (s->alpha * 255 + 0.5) << 24;
-  guint32 colour[8];
+  guint32 colour[MAX_CHANNELS];
   guint16 *heights;
-  guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-  gint row, col;
-  guint c;
+  guint8 *cls;
+  gint col;
+  guint c, m;
 
-  for (col = 0; col < b->vw; col++)
-    ((guint32 *) data)[col] = bg;
-  for (row = 1; row < b->vh; row++)
-    memcpy (data + (gsize) row * stride, data, (gsize) b->vw * 4);
+  cls = ensure ((gpointer *) & ov->classes, &ov->classes_len,
+      (gsize) b->vw * b->vh, 1);
+  memset (cls, 0, (gsize) b->vw * b->vh);
+  colours[0] = (guint32) (s->alpha * 255 + 0.5) << 24;
   if (pw == 0 || gh == 0)
-    return;
+    return cls;
 
   ensure ((gpointer *) & ov->bars, &ov->bars_len, d->bins, sizeof (guint64));
   ensure ((gpointer *) & ov->cols, &ov->cols_len, pw, sizeof (guint64));
@@ -454,6 +462,14 @@ render (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
   for (c = 0; c < n; c++) {
     colour[c] = channel_colour (d->names[c]);
     channel_heights (ov, s, d, c, pw, gh, heights + (gsize) c * pw);
+  }
+  for (m = 1; m < (1u << n); m++) {
+    guint32 rgb = 0;
+
+    for (c = 0; c < n; c++)
+      if (m & (1u << c))
+        rgb = add_light (rgb, colour[c]);
+    colours[m] = 0xff000000u | rgb;
   }
 
   for (col = 0; col < b->vw; col++) {
@@ -474,29 +490,49 @@ render (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
     }
     for (k = first; k < last; k++)
       top = MAX (top, heights[(gsize) k * pw + gx]);
-    /* r: graph row from the bottom; the colour changes where a bar ends */
+    /* r: graph row from the bottom; the class changes where a bar ends */
     while (r < top) {
-      guint32 rgb = 0, px;
+      guint mask = 0;
       gint next = top;
 
       for (k = first; k < last; k++) {
         gint hk = heights[(gsize) k * pw + gx];
         if (hk > r) {
-          rgb = add_light (rgb, colour[k]);
+          mask |= 1u << k;
           next = MIN (next, hk);
         }
       }
-      px = 0xff000000u | rgb;
       for (; r < next; r++) {
         gint y = bottom - r - b->vy;
         if (y < 0)
           break;
         if (y < b->vh)
-          ((guint32 *) (data + (gsize) y * stride))[col] = px;
+          cls[(gsize) y * b->vw + col] = mask;
       }
       if (r < next)
         break;                  /* above the visible part */
     }
+  }
+  return cls;
+}
+
+/* Renders the visible part of box @b into @frame (ARGB, native endian) */
+static void
+render (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
+    const GstClHistogramOverlayData * d, const Box * b, GstVideoFrame * frame)
+{
+  guint32 colours[N_CLASSES];
+  const guint8 *cls = classify (ov, s, d, b, colours);
+  guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  gint row, col;
+
+  for (row = 0; row < b->vh; row++) {
+    guint32 *out = (guint32 *) (data + (gsize) row * stride);
+    const guint8 *in = cls + (gsize) row * b->vw;
+
+    for (col = 0; col < b->vw; col++)
+      out[col] = colours[in[col]];
   }
 }
 
@@ -523,7 +559,7 @@ attach_rectangle (GstBuffer * buf, GstVideoOverlayRectangle * rect)
 /* ---- blending ---- */
 
 /* Formats whose every component is a plain 8-bit or 16-bit LE sample:
- * blend_fast handles them */
+ * blend_classes handles them */
 static gboolean
 can_blend_fast (const GstVideoFormatInfo * fi)
 {
@@ -543,7 +579,8 @@ can_blend_fast (const GstVideoFormatInfo * fi)
   return TRUE;
 }
 
-/* x * 255-ths, rounded: exact for 0 <= t <= 255 * 255 + 128 */
+/* x / 255 rounded for t = x + 128 (the +128 is in t): exact for
+ * 0 <= t <= 255 * 255 + 128 */
 #define DIV255(t) (((t) + ((t) >> 8)) >> 8)
 
 /* Component @c of @argb (0xAARRGGBB) in the frame's colour space, 0..255:
@@ -565,85 +602,57 @@ overlay_sample (guint32 argb, gboolean yuv, guint c)
   return CLAMP ((112 * r - 102 * g - 10 * b + 32768) >> 8, 0, 255);
 }
 
-/* "Over" into an opaque frame: every sample under the box takes
- * overlay * a + sample * (1 - a) from the overlay pixel over its first
- * luma pixel in the box; an alpha component becomes a + alpha * (1 - a).
- * Only samples under the box are read or written (gst_video_blend unpacks
- * and packs whole rows): the box costs its own area. The background pixel
- * @bg, most of the box, goes through a table. */
-static void
-blend_fast (GstVideoFrame * f, const Box * b, const GstVideoFrame * argb,
-    guint32 bg)
+/* Per-frame tables of one component: the background (alpha a) over any
+ * sample value, and each bar class's (opaque) sample */
+typedef struct
 {
-  const GstVideoFormatInfo *fi = f->info.finfo;
-  gboolean yuv = !GST_VIDEO_FORMAT_INFO_IS_RGB (fi);
-  guint bg_a = bg >> 24;
-  guint c;
+  guint8 bg[256];
+  guint16 bar[N_CLASSES];       /* 8- or 16-bit */
+  guint bg_o, a;                /* for 16-bit samples */
+} CompTables;
 
-  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
-    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
-    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
-    gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (f, c);
-    gint stride = GST_VIDEO_FRAME_COMP_STRIDE (f, c);
-    gboolean deep = GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8;
-    guint8 *data = GST_VIDEO_FRAME_COMP_DATA (f, c);
-    gint sx0 = b->vx >> ws, sx1 = (b->vx + b->vw - 1) >> ws;
-    gint sy0 = b->vy >> hs, sy1 = (b->vy + b->vh - 1) >> hs;
-    guint bg_o = c == 3 ? 255 : overlay_sample (bg, yuv, c);
-    guint8 lut[256];
-    gint sx, sy;
-    guint v;
+/* "Over" into an opaque frame: a sample takes o * a + v * (1 - a) for the
+ * overlay value o; an alpha component's o is 255 (a + alpha * (1 - a)).
+ * The background is one alpha over the whole box, bars are opaque. */
+static void
+comp_tables (CompTables * t, const guint32 colours[N_CLASSES], guint n_cls,
+    gboolean yuv, guint c, gboolean deep)
+{
+  guint v, m;
 
-    for (v = 0; v < 256; v++)
-      lut[v] = DIV255 (bg_o * bg_a + v * (255 - bg_a) + 128);
-
-    for (sy = sy0; sy <= sy1; sy++) {
-      gint oy = MAX (sy << hs, b->vy) - b->vy;
-      const guint32 *src = (const guint32 *) ((const guint8 *)
-          GST_VIDEO_FRAME_PLANE_DATA (argb, 0) +
-          (gsize) oy * GST_VIDEO_FRAME_PLANE_STRIDE (argb, 0));
-      guint8 *p = data + (gsize) sy * stride + (gsize) sx0 * ps;
-      /* overlay pixel over the sample's first luma pixel in the box */
-      gint ox = 0;
-      guint32 last = bg;
-      guint last_o = bg_o;
-
-      for (sx = sx0; sx <= sx1; sx++, p += ps) {
-        guint32 px = src[ox];
-        guint a, o;
-
-        ox = ((sx + 1) << ws) - b->vx;
-        if (G_LIKELY (px == bg && !deep)) {
-          *p = lut[*p];
-          continue;
-        }
-        a = px >> 24;
-        /* bars: runs of one colour along the row */
-        if (px != last) {
-          last = px;
-          last_o = c == 3 ? 255 : overlay_sample (px, yuv, c);
-        }
-        o = last_o;
-        if (a == 255 && !deep) {
-          *p = o;
-          continue;
-        }
-        if (deep) {
-          v = GST_READ_UINT16_LE (p);
-          GST_WRITE_UINT16_LE (p, (o * 257 * a + v * (255 - a) + 127) / 255);
-        } else {
-          v = o * a + *p * (255 - a) + 128;
-          *p = DIV255 (v);
-        }
-      }
-    }
+  memset (t->bar, 0, sizeof (t->bar));
+  t->a = colours[0] >> 24;
+  t->bg_o = c == 3 ? 255 : overlay_sample (colours[0], yuv, c);
+  for (v = 0; v < 256; v++)
+    t->bg[v] = DIV255 (t->bg_o * t->a + v * (255 - t->a) + 128);
+  for (m = 1; m < n_cls; m++) {
+    guint o = c == 3 ? 255 : overlay_sample (colours[m], yuv, c);
+    t->bar[m] = deep ? o * 257 : o;
   }
 }
 
-/* Packed formats of 8-bit samples without subsampling (the RGB family):
- * the components of a pixel sit together, one pass over the box does them
- * all (blend_fast's per-component passes would read the box once for
- * each). Same arithmetic as blend_fast. */
+/* Two 8-bit samples in the 16-bit lanes of @w (even bytes), times @inv,
+ * plus @add (with its +128), divided by 255: the lanes cannot carry into
+ * each other (at most 255 * 255 + 128 + 254) */
+static inline guint32
+blend_lanes (guint32 w, guint inv, guint32 add)
+{
+  guint32 t = (w & 0x00ff00ff) * inv + add;
+
+  return ((t + ((t >> 8) & 0x00ff00ff)) >> 8) & 0x00ff00ff;
+}
+
+static inline guint64
+blend_lanes64 (guint64 w, guint inv, guint64 add)
+{
+  const guint64 lanes = G_GUINT64_CONSTANT (0x00ff00ff00ff00ff);
+  guint64 t = (w & lanes) * inv + add;
+
+  return ((t + ((t >> 8) & lanes)) >> 8) & lanes;
+}
+
+/* Packed formats of 8-bit samples without subsampling (the RGB family,
+ * AYUV-like) */
 static gboolean
 is_packed8 (const GstVideoFormatInfo * fi)
 {
@@ -659,56 +668,155 @@ is_packed8 (const GstVideoFormatInfo * fi)
   return GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi) > 1;
 }
 
+/* 4-byte pixels of 8-bit components (RGBA, BGRx, AYUV, ...): a whole pixel
+ * per step, the background by two multiplies on the byte lanes of the
+ * pixel's word, a bar by one store; bytes that are no component (x) kept */
 static void
-blend_packed8 (GstVideoFrame * f, const Box * b, const GstVideoFrame * argb,
-    guint32 bg)
+blend_packed32 (GstVideoFrame * f, const Box * b, const guint8 * cls,
+    const CompTables * t, guint n_comp)
+{
+  guint32 keep = 0xffffffffu, add_lo = 0, add_hi = 0, bar[N_CLASSES];
+  guint inv = 255 - t[0].a, c, m;
+  gint x, y;
+
+  memset (bar, 0, sizeof (bar));
+  for (c = 0; c < n_comp; c++) {
+    guint off = GST_VIDEO_FRAME_COMP_POFFSET (f, c);
+    guint shift = G_BYTE_ORDER == G_LITTLE_ENDIAN ? 8 * off : 24 - 8 * off;
+    guint32 add = t[c].bg_o * t[c].a + 128;
+
+    keep &= ~(0xffu << shift);
+    if (shift % 16 == 0)
+      add_lo |= add << shift;
+    else
+      add_hi |= add << (shift - 8);
+    for (m = 1; m < N_CLASSES; m++)
+      bar[m] |= (guint32) t[c].bar[m] << shift;
+  }
+  for (y = 0; y < b->vh; y++) {
+    const guint8 *row = cls + (gsize) y * b->vw;
+    guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
+        (gsize) (b->vy + y) * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0) +
+        (gsize) b->vx * 4;
+
+    for (x = 0; x < b->vw; x++, p += 4) {
+      guint32 w, out;
+
+      memcpy (&w, p, 4);
+      if (G_LIKELY (!row[x]))
+        out = blend_lanes (w, inv, add_lo) |
+            blend_lanes (w >> 8, inv, add_hi) << 8;
+      else
+        out = bar[row[x]];
+      w = (w & keep) | (out & ~keep);
+      memcpy (p, &w, 4);
+    }
+  }
+}
+
+/* One 8-bit component, any pixel stride and subsampling: each sample takes
+ * the class of its first luma pixel in the box. In a dense,
+ * full-resolution plane (Y, GRAY8) 8 background samples go at once. */
+static void
+blend_comp8 (GstVideoFrame * f, const Box * b, const guint8 * cls,
+    const CompTables * t, guint c)
+{
+  const GstVideoFormatInfo *fi = f->info.finfo;
+  gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
+  gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
+  gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (f, c);
+  gint stride = GST_VIDEO_FRAME_COMP_STRIDE (f, c);
+  guint8 *data = GST_VIDEO_FRAME_COMP_DATA (f, c);
+  gint sx0 = b->vx >> ws, sx1 = (b->vx + b->vw - 1) >> ws;
+  gint sy0 = b->vy >> hs, sy1 = (b->vy + b->vh - 1) >> hs;
+  gboolean dense = ps == 1 && ws == 0;
+  guint inv = 255 - t->a;
+  guint64 add = (t->bg_o * t->a + 128) *
+      G_GUINT64_CONSTANT (0x0001000100010001);
+  gint sx, sy, i;
+
+  for (sy = sy0; sy <= sy1; sy++) {
+    const guint8 *row = cls +
+        (gsize) (MAX (sy << hs, b->vy) - b->vy) * b->vw;
+    guint8 *p = data + (gsize) sy * stride + (gsize) sx0 * ps;
+
+    sx = sx0;
+    /* dense: the box's column is sx - sx0 */
+    for (; dense && sx + 8 <= sx1 + 1; sx += 8, p += 8) {
+      const guint8 *k = row + (sx - sx0);
+      guint64 k8, w;
+
+      memcpy (&k8, k, 8);
+      if (k8) {
+        for (i = 0; i < 8; i++)
+          p[i] = k[i] ? t->bar[k[i]] : t->bg[p[i]];
+        continue;
+      }
+      memcpy (&w, p, 8);
+      w = blend_lanes64 (w, inv, add) | blend_lanes64 (w >> 8, inv, add) << 8;
+      memcpy (p, &w, 8);
+    }
+    for (; sx <= sx1; sx++, p += ps) {
+      guint m = row[MAX (sx << ws, b->vx) - b->vx];
+
+      *p = m ? t->bar[m] : t->bg[*p];
+    }
+  }
+}
+
+/* One 16-bit little-endian component */
+static void
+blend_comp16 (GstVideoFrame * f, const Box * b, const guint8 * cls,
+    const CompTables * t, guint c)
+{
+  const GstVideoFormatInfo *fi = f->info.finfo;
+  gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
+  gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
+  gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (f, c);
+  gint stride = GST_VIDEO_FRAME_COMP_STRIDE (f, c);
+  guint8 *data = GST_VIDEO_FRAME_COMP_DATA (f, c);
+  gint sx0 = b->vx >> ws, sx1 = (b->vx + b->vw - 1) >> ws;
+  gint sy0 = b->vy >> hs, sy1 = (b->vy + b->vh - 1) >> hs;
+  guint add = t->bg_o * 257 * t->a + 127, inv = 255 - t->a;
+  gint sx, sy;
+
+  for (sy = sy0; sy <= sy1; sy++) {
+    const guint8 *row = cls +
+        (gsize) (MAX (sy << hs, b->vy) - b->vy) * b->vw;
+    guint8 *p = data + (gsize) sy * stride + (gsize) sx0 * ps;
+
+    for (sx = sx0; sx <= sx1; sx++, p += ps) {
+      guint m = row[MAX (sx << ws, b->vx) - b->vx];
+
+      GST_WRITE_UINT16_LE (p, m ? t->bar[m] :
+          (add + GST_READ_UINT16_LE (p) * inv) / 255);
+    }
+  }
+}
+
+/* Blends the classes @cls of box @b into @f (a format can_blend_fast
+ * takes): one loop per pixel layout, no per-sample calls or switches */
+static void
+blend_classes (GstVideoFrame * f, const Box * b, const guint8 * cls,
+    const guint32 colours[N_CLASSES], guint n_cls)
 {
   const GstVideoFormatInfo *fi = f->info.finfo;
   gboolean yuv = !GST_VIDEO_FORMAT_INFO_IS_RGB (fi);
-  guint n = GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi), bg_a = bg >> 24, c, v;
-  gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (f, 0);
-  guint off[4];
-  guint8 lut[4][256];
-  gint x, y;
+  guint n = GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi), c;
+  CompTables t[GST_VIDEO_MAX_COMPONENTS];
 
-  for (c = 0; c < n; c++) {
-    guint bg_o = c == 3 ? 255 : overlay_sample (bg, yuv, c);
-
-    off[c] = GST_VIDEO_FRAME_COMP_POFFSET (f, c);
-    for (v = 0; v < 256; v++)
-      lut[c][v] = DIV255 (bg_o * bg_a + v * (255 - bg_a) + 128);
+  for (c = 0; c < n; c++)
+    comp_tables (&t[c], colours, n_cls, yuv, c,
+        GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8);
+  if (is_packed8 (fi) && GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0) == 4) {
+    blend_packed32 (f, b, cls, t, n);
+    return;
   }
-  for (y = 0; y < b->vh; y++) {
-    const guint32 *src = (const guint32 *) ((const guint8 *)
-        GST_VIDEO_FRAME_PLANE_DATA (argb, 0) +
-        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (argb, 0));
-    guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
-        (gsize) (b->vy + y) * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0) +
-        (gsize) b->vx * ps;
-
-    for (x = 0; x < b->vw; x++, p += ps) {
-      guint32 px = src[x];
-      guint a;
-
-      if (G_LIKELY (px == bg)) {
-        for (c = 0; c < n; c++)
-          p[off[c]] = lut[c][p[off[c]]];
-        continue;
-      }
-      a = px >> 24;
-      if (a == 255 && !yuv) {
-        /* an opaque bar of an RGB frame: its colour, alpha opaque */
-        guint8 rgba[4] = { px >> 16, px >> 8, px, 255 };
-        for (c = 0; c < n; c++)
-          p[off[c]] = rgba[c];
-        continue;
-      }
-      for (c = 0; c < n; c++) {
-        guint o = c == 3 ? 255 : overlay_sample (px, yuv, c);
-        v = o * a + p[off[c]] * (255 - a) + 128;
-        p[off[c]] = DIV255 (v);
-      }
-    }
+  for (c = 0; c < n; c++) {
+    if (GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8)
+      blend_comp16 (f, b, cls, &t[c], c);
+    else
+      blend_comp8 (f, b, cls, &t[c], c);
   }
 }
 
@@ -807,12 +915,27 @@ gst_cl_histogram_overlay_draw (GstClHistogramOverlay * ov,
   GstVideoOverlayRectangle *rect;
   GstVideoFrame argb, frame;
   GstBuffer *pixels = NULL;
-  gboolean ok = TRUE, fast;
+  gboolean ok = TRUE;
   Box b;
 
   place_box (s, GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), &b);
   if (b.vw <= 0 || b.vh <= 0 || !data->n_channels || !data->bins)
     return TRUE;
+
+  if (!attach && !ov->gst_blend && can_blend_fast (info->finfo)) {
+    /* no rectangle needed: the classes go straight into the pixels */
+    guint32 colours[N_CLASSES];
+    const guint8 *cls = classify (ov, s, data, &b, colours);
+
+    if (!gst_video_frame_map (&frame, (GstVideoInfo *) info, buf,
+            GST_MAP_READWRITE))
+      return FALSE;
+    blend_classes (&frame, &b, cls, colours,
+        1u << MIN (data->n_channels, MAX_CHANNELS));
+    gst_video_frame_unmap (&frame);
+    return TRUE;
+  }
+
   if (!ensure_pool (ov, b.vw, b.vh) ||
       gst_buffer_pool_acquire_buffer (ov->pool, &pixels, NULL) != GST_FLOW_OK)
     return FALSE;
@@ -821,24 +944,6 @@ gst_cl_histogram_overlay_draw (GstClHistogramOverlay * ov,
     return FALSE;
   }
   render (ov, s, data, &b, &argb);
-
-  fast = !attach && !ov->gst_blend && can_blend_fast (info->finfo);
-  if (fast) {
-    /* no rectangle needed: the rendered pixels go straight in */
-    if ((ok = gst_video_frame_map (&frame, (GstVideoInfo *) info, buf,
-                GST_MAP_READWRITE))) {
-      guint32 bg = (guint32) (s->alpha * 255 + 0.5) << 24;
-
-      if (is_packed8 (info->finfo))
-        blend_packed8 (&frame, &b, &argb, bg);
-      else
-        blend_fast (&frame, &b, &argb, bg);
-      gst_video_frame_unmap (&frame);
-    }
-    gst_video_frame_unmap (&argb);
-    gst_buffer_unref (pixels);
-    return ok;
-  }
   gst_video_frame_unmap (&argb);
 
   rect = gst_video_overlay_rectangle_new_raw (pixels, b.vx, b.vy, b.vw, b.vh,
