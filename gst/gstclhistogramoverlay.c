@@ -250,7 +250,12 @@ struct _GstClHistogramOverlay
   guint64 *cols;                /* one panel's columns */
   guint16 *heights;             /* n_channels * graph width */
   guint8 *classes;              /* visible box, one byte per pixel */
-  gsize bars_len, cols_len, heights_len, classes_len;
+  guint8 *row;                  /* classes of one row */
+  guint64 *raw_ends;            /* (height, column, channel) of each bar */
+  guint32 *ends;                /* the same sorted by height */
+  guint *ends_at;               /* gh + 1 */
+  gsize bars_len, cols_len, heights_len, classes_len, row_len, raw_ends_len,
+      ends_len, ends_at_len;
 };
 
 GstClHistogramOverlay *
@@ -283,6 +288,10 @@ gst_cl_histogram_overlay_free (GstClHistogramOverlay * ov)
   g_free (ov->cols);
   g_free (ov->heights);
   g_free (ov->classes);
+  g_free (ov->row);
+  g_free (ov->raw_ends);
+  g_free (ov->ends);
+  g_free (ov->ends_at);
   g_free (ov);
 }
 
@@ -426,8 +435,7 @@ add_light (guint32 a, guint32 b)
 
 /* Classifies the visible part of box @b into ov->classes (vw x vh bytes,
  * row-major): 0 for the background, else the mask of the channels whose
- * bars reach the pixel. Bars are drawn column by column, each lit pixel
- * written once; @colours[m] gets the ARGB of class m (the background's
+ * bars reach the pixel, built row by row (a row copied whole); @colours[m] gets the ARGB of class m (the background's
  * alpha for 0, opaque sums of the channel colours for the others:
  * overlapping channels mix like light, red + green = yellow). */
 static const guint8 *
@@ -440,12 +448,16 @@ classify (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
   gint gw = MAX (b->w - 2 * b->pad, 0), gh = MAX (b->h - 2 * b->pad, 0);
   gint gap = parade ? b->pad : 0;
   gint pw = parade ? MAX ((gw - (gint) (n - 1) * gap) / (gint) n, 0) : gw;
-  /* frame row of the graph's bottom row */
-  gint bottom = b->y + b->pad + gh - 1;
+  /* box row of the graph's bottom row */
+  gint y0 = b->y + b->pad + gh - 1 - b->vy;
   guint32 colour[MAX_CHANNELS];
   guint16 *heights;
-  guint8 *cls;
-  gint col;
+  guint8 *cls, *cur;
+  guint64 *raw;
+  guint32 *ends;
+  guint *start, sum, h;
+  gsize i, n_ends = 0;
+  gint col, r, top = 0;
   guint c, m;
 
   cls = ensure ((gpointer *) & ov->classes, &ov->classes_len,
@@ -472,10 +484,20 @@ classify (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
     colours[m] = 0xff000000u | rgb;
   }
 
+  /* the graph's bottom row and, bucketed by height, where each bar ends:
+   * going up a row only clears the bits of the bars ending there */
+  cur = ensure ((gpointer *) & ov->row, &ov->row_len, b->vw, 1);
+  raw = ensure ((gpointer *) & ov->raw_ends, &ov->raw_ends_len,
+      (gsize) n * b->vw, sizeof (guint64));
+  ends = ensure ((gpointer *) & ov->ends, &ov->ends_len, (gsize) n * b->vw,
+      sizeof (guint32));
+  start = ensure ((gpointer *) & ov->ends_at, &ov->ends_at_len, gh + 1,
+      sizeof (guint));
+  memset (cur, 0, b->vw);
+  memset (start, 0, (gsize) (gh + 1) * sizeof (guint));
   for (col = 0; col < b->vw; col++) {
     gint gx = b->vx - b->x + col - b->pad;      /* column in the graph */
     guint first = 0, last = n, k;
-    gint r = 0, top = 0;
 
     if (gx < 0 || gx >= gw)
       continue;
@@ -488,30 +510,33 @@ classify (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
     } else if (gx >= pw) {
       continue;
     }
-    for (k = first; k < last; k++)
-      top = MAX (top, heights[(gsize) k * pw + gx]);
-    /* r: graph row from the bottom; the class changes where a bar ends */
-    while (r < top) {
-      guint mask = 0;
-      gint next = top;
+    for (k = first; k < last; k++) {
+      guint hk = heights[(gsize) k * pw + gx];
 
-      for (k = first; k < last; k++) {
-        gint hk = heights[(gsize) k * pw + gx];
-        if (hk > r) {
-          mask |= 1u << k;
-          next = MIN (next, hk);
-        }
+      if (hk) {
+        cur[col] |= 1u << k;
+        start[hk]++;
+        top = MAX (top, (gint) hk);
+        raw[n_ends++] = (guint64) hk << 32 | (guint) col << 3 | k;
       }
-      for (; r < next; r++) {
-        gint y = bottom - r - b->vy;
-        if (y < 0)
-          break;
-        if (y < b->vh)
-          cls[(gsize) y * b->vw + col] = mask;
-      }
-      if (r < next)
-        break;                  /* above the visible part */
     }
+  }
+  /* counting sort: bucket h ends up as [start[h - 1], start[h]) */
+  for (h = 1, sum = 0; h <= (guint) gh; h++) {
+    guint count = start[h];
+
+    start[h] = sum;
+    sum += count;
+  }
+  for (i = 0; i < n_ends; i++)
+    ends[start[raw[i] >> 32]++] = (guint32) raw[i];
+
+  for (r = 0; r < top && r <= y0; r++) {
+    if (r > 0)
+      for (i = start[r - 1]; i < start[r]; i++)
+        cur[ends[i] >> 3] &= ~(1u << (ends[i] & 7));
+    if (y0 - r < b->vh)
+      memcpy (cls + (gsize) (y0 - r) * b->vw, cur, b->vw);
   }
   return cls;
 }
@@ -676,6 +701,7 @@ blend_packed32 (GstVideoFrame * f, const Box * b, const guint8 * cls,
     const CompTables * t, guint n_comp)
 {
   guint32 keep = 0xffffffffu, add_lo = 0, add_hi = 0, bar[N_CLASSES];
+  guint64 keep2, add_lo2, add_hi2;
   guint inv = 255 - t[0].a, c, m;
   gint x, y;
 
@@ -693,23 +719,40 @@ blend_packed32 (GstVideoFrame * f, const Box * b, const guint8 * cls,
     for (m = 1; m < N_CLASSES; m++)
       bar[m] |= (guint32) t[c].bar[m] << shift;
   }
+  keep2 = keep | (guint64) keep << 32;
+  add_lo2 = add_lo | (guint64) add_lo << 32;
+  add_hi2 = add_hi | (guint64) add_hi << 32;
   for (y = 0; y < b->vh; y++) {
     const guint8 *row = cls + (gsize) y * b->vw;
     guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
         (gsize) (b->vy + y) * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0) +
         (gsize) b->vx * 4;
 
-    for (x = 0; x < b->vw; x++, p += 4) {
+    for (x = 0; x < b->vw;) {
       guint32 w, out;
 
+      if (x + 2 <= b->vw && !row[x] && !row[x + 1]) {
+        /* two background pixels at once */
+        guint64 w2;
+
+        memcpy (&w2, p, 8);
+        w2 = (w2 & keep2) | ((blend_lanes64 (w2, inv, add_lo2) |
+                blend_lanes64 (w2 >> 8, inv, add_hi2) << 8) & ~keep2);
+        memcpy (p, &w2, 8);
+        x += 2;
+        p += 8;
+        continue;
+      }
       memcpy (&w, p, 4);
-      if (G_LIKELY (!row[x]))
+      if (!row[x])
         out = blend_lanes (w, inv, add_lo) |
             blend_lanes (w >> 8, inv, add_hi) << 8;
       else
         out = bar[row[x]];
       w = (w & keep) | (out & ~keep);
       memcpy (p, &w, 4);
+      x++;
+      p += 4;
     }
   }
 }
@@ -731,8 +774,10 @@ blend_comp8 (GstVideoFrame * f, const Box * b, const guint8 * cls,
   gint sy0 = b->vy >> hs, sy1 = (b->vy + b->vh - 1) >> hs;
   gboolean dense = ps == 1 && ws == 0;
   guint inv = 255 - t->a;
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
   guint64 add = (t->bg_o * t->a + 128) *
       G_GUINT64_CONSTANT (0x0001000100010001);
+  guint64 bar1 = (t->bar[1] & 0xff) * ones;
   gint sx, sy, i;
 
   for (sy = sy0; sy <= sy1; sy++) {
@@ -747,13 +792,16 @@ blend_comp8 (GstVideoFrame * f, const Box * b, const guint8 * cls,
       guint64 k8, w;
 
       memcpy (&k8, k, 8);
-      if (k8) {
+      if (k8 & ~ones) {
         for (i = 0; i < 8; i++)
           p[i] = k[i] ? t->bar[k[i]] : t->bg[p[i]];
         continue;
       }
+      /* classes 0 and 1 only (one channel): blend all, then the bar's */
       memcpy (&w, p, 8);
       w = blend_lanes64 (w, inv, add) | blend_lanes64 (w >> 8, inv, add) << 8;
+      k8 *= 0xff;
+      w = (w & ~k8) | (bar1 & k8);
       memcpy (p, &w, 8);
     }
     for (; sx <= sx1; sx++, p += ps) {
