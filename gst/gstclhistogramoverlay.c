@@ -676,6 +676,31 @@ blend_lanes64 (guint64 w, guint inv, guint64 add)
   return ((t + ((t >> 8) & lanes)) >> 8) & lanes;
 }
 
+/* The even (*@lo) and odd (*@hi) 16-bit lane addends of a 4-byte word
+ * whose byte i takes the background value @bg_o[i] at alpha @a */
+static void
+word_adds (const guint bg_o[4], guint a, guint32 * lo, guint32 * hi)
+{
+  guint i;
+
+  *lo = *hi = 0;
+  for (i = 0; i < 4; i++) {
+    guint shift = G_BYTE_ORDER == G_LITTLE_ENDIAN ? 8 * i : 24 - 8 * i;
+    guint32 add = bg_o[i] * a + 128;
+
+    if (shift % 16 == 0)
+      *lo |= add << shift;
+    else
+      *hi |= add << (shift - 8);
+  }
+}
+
+static inline guint32
+blend_word (guint32 w, guint inv, guint32 lo, guint32 hi)
+{
+  return blend_lanes (w, inv, lo) | blend_lanes (w >> 8, inv, hi) << 8;
+}
+
 /* Packed formats of 8-bit samples without subsampling (the RGB family,
  * AYUV-like) */
 static gboolean
@@ -745,14 +770,122 @@ blend_packed32 (GstVideoFrame * f, const Box * b, const guint8 * cls,
       }
       memcpy (&w, p, 4);
       if (!row[x])
-        out = blend_lanes (w, inv, add_lo) |
-            blend_lanes (w >> 8, inv, add_hi) << 8;
+        out = blend_word (w, inv, add_lo, add_hi);
       else
         out = bar[row[x]];
       w = (w & keep) | (out & ~keep);
       memcpy (p, &w, 4);
       x++;
       p += 4;
+    }
+  }
+}
+
+/* 3-byte pixels of 8-bit components (RGB, BGR, v308): four background
+ * pixels (three words) at once */
+static void
+blend_packed24 (GstVideoFrame * f, const Box * b, const guint8 * cls,
+    const CompTables * t)
+{
+  const CompTables *tb[3];
+  guint bg_o[12], inv = 255 - t[0].a, c, i;
+  guint32 lo[3], hi[3];
+  gint x, y;
+
+  for (c = 0; c < 3; c++)
+    tb[GST_VIDEO_FRAME_COMP_POFFSET (f, c)] = &t[c];
+  for (i = 0; i < 12; i++)
+    bg_o[i] = tb[i % 3]->bg_o;
+  for (i = 0; i < 3; i++)
+    word_adds (bg_o + 4 * i, t[0].a, &lo[i], &hi[i]);
+  for (y = 0; y < b->vh; y++) {
+    const guint8 *row = cls + (gsize) y * b->vw;
+    guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
+        (gsize) (b->vy + y) * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0) +
+        (gsize) b->vx * 3;
+
+    for (x = 0; x < b->vw;) {
+      guint32 k4 = 1, w[3];
+      guint m;
+
+      if (x + 4 <= b->vw)
+        memcpy (&k4, row + x, 4);
+      if (!k4) {
+        memcpy (w, p, 12);
+        for (i = 0; i < 3; i++)
+          w[i] = blend_word (w[i], inv, lo[i], hi[i]);
+        memcpy (p, w, 12);
+        x += 4;
+        p += 12;
+        continue;
+      }
+      m = row[x];
+      for (i = 0; i < 3; i++)
+        p[i] = m ? tb[i]->bar[m] : tb[i]->bg[p[i]];
+      x++;
+      p += 3;
+    }
+  }
+}
+
+/* YUY2-like: a 4-byte word holds two pixels (two lumas, one chroma pair
+ * taking the class of its first pixel in the box) */
+static gboolean
+is_packed422 (const GstVideoFormatInfo * fi)
+{
+  return GST_VIDEO_FORMAT_INFO_IS_YUV (fi) &&
+      GST_VIDEO_FORMAT_INFO_N_PLANES (fi) == 1 &&
+      GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi) == 3 &&
+      GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0) == 2 &&
+      GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 1) == 4 &&
+      GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 2) == 4 &&
+      GST_VIDEO_FORMAT_INFO_W_SUB (fi, 1) == 1 &&
+      GST_VIDEO_FORMAT_INFO_H_SUB (fi, 1) == 0 &&
+      GST_VIDEO_FORMAT_INFO_DEPTH (fi, 0) == 8;
+}
+
+static void
+blend_packed422 (GstVideoFrame * f, const Box * b, const guint8 * cls,
+    const CompTables * t)
+{
+  guint oy = GST_VIDEO_FRAME_COMP_POFFSET (f, 0);
+  guint ou = GST_VIDEO_FRAME_COMP_POFFSET (f, 1);
+  guint ov = GST_VIDEO_FRAME_COMP_POFFSET (f, 2);
+  guint bg_o[4], inv = 255 - t[0].a;
+  guint32 lo, hi;
+  gint u0 = b->vx >> 1, u1 = (b->vx + b->vw - 1) >> 1, u, y;
+
+  bg_o[oy] = bg_o[oy + 2] = t[0].bg_o;
+  bg_o[ou] = t[1].bg_o;
+  bg_o[ov] = t[2].bg_o;
+  word_adds (bg_o, t[0].a, &lo, &hi);
+  for (y = 0; y < b->vh; y++) {
+    const guint8 *row = cls + (gsize) y * b->vw;
+    guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
+        (gsize) (b->vy + y) * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0) +
+        (gsize) u0 * 4;
+
+    for (u = u0; u <= u1; u++, p += 4) {
+      /* box columns of the word's two pixels; either may be outside */
+      gint x0 = 2 * u - b->vx, x1 = x0 + 1;
+      gboolean in0 = x0 >= 0, in1 = x1 < b->vw;
+      guint c0 = in0 ? row[x0] : 0, c1 = in1 ? row[x1] : 0;
+      guint cc = in0 ? c0 : c1;
+
+      if (in0 && in1 && !c0 && !c1) {
+        guint32 w;
+
+        memcpy (&w, p, 4);
+        w = blend_word (w, inv, lo, hi);
+        memcpy (p, &w, 4);
+        continue;
+      }
+      if (in0)
+        p[oy] = c0 ? t[0].bar[c0] : t[0].bg[p[oy]];
+      if (in1)
+        p[oy + 2] = c1 ? t[0].bar[c1] : t[0].bg[p[oy + 2]];
+      p[ou] = cc ? t[1].bar[cc] : t[1].bg[p[ou]];
+      p[ov] = cc ? t[2].bar[cc] : t[2].bg[p[ov]];
     }
   }
 }
@@ -858,6 +991,15 @@ blend_classes (GstVideoFrame * f, const Box * b, const guint8 * cls,
         GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8);
   if (is_packed8 (fi) && GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0) == 4) {
     blend_packed32 (f, b, cls, t, n);
+    return;
+  }
+  if (is_packed8 (fi) && GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0) == 3 &&
+      n == 3) {
+    blend_packed24 (f, b, cls, t);
+    return;
+  }
+  if (is_packed422 (fi)) {
+    blend_packed422 (f, b, cls, t);
     return;
   }
   for (c = 0; c < n; c++) {
