@@ -891,8 +891,9 @@ blend_packed422 (GstVideoFrame * f, const Box * b, const guint8 * cls,
 }
 
 /* One 8-bit component, any pixel stride and subsampling: each sample takes
- * the class of its first luma pixel in the box. In a dense,
- * full-resolution plane (Y, GRAY8) 8 background samples go at once. */
+ * the class of its first luma pixel in the box. In a plane of its own
+ * (Y, U, V, GRAY8) 8 samples of background and at most one bar class go
+ * at once. */
 static void
 blend_comp8 (GstVideoFrame * f, const Box * b, const guint8 * cls,
     const CompTables * t, guint c)
@@ -905,7 +906,7 @@ blend_comp8 (GstVideoFrame * f, const Box * b, const guint8 * cls,
   guint8 *data = GST_VIDEO_FRAME_COMP_DATA (f, c);
   gint sx0 = b->vx >> ws, sx1 = (b->vx + b->vw - 1) >> ws;
   gint sy0 = b->vy >> hs, sy1 = (b->vy + b->vh - 1) >> hs;
-  gboolean dense = ps == 1 && ws == 0;
+  gboolean dense = ps == 1;
   guint inv = 255 - t->a;
   const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
   guint64 add = (t->bg_o * t->a + 128) *
@@ -919,11 +920,22 @@ blend_comp8 (GstVideoFrame * f, const Box * b, const guint8 * cls,
     guint8 *p = data + (gsize) sy * stride + (gsize) sx0 * ps;
 
     sx = sx0;
-    /* dense: the box's column is sx - sx0 */
+    if (dense && (sx << ws) < b->vx) {
+      /* a subsampled first sample starting left of the box */
+      *p = row[0] ? t->bar[row[0]] : t->bg[*p];
+      sx++;
+      p++;
+    }
     for (; dense && sx + 8 <= sx1 + 1; sx += 8, p += 8) {
-      const guint8 *k = row + (sx - sx0);
+      gint x = (sx << ws) - b->vx;
+      guint8 k[8];
       guint64 k8, w;
 
+      if (ws == 0)
+        memcpy (k, row + x, 8);
+      else
+        for (i = 0; i < 8; i++)
+          k[i] = row[x + (i << ws)];
       memcpy (&k8, k, 8);
       if (k8 & ~ones) {
         for (i = 0; i < 8; i++)
