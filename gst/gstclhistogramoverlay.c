@@ -788,8 +788,9 @@ blend_packed24 (GstVideoFrame * f, const Box * b, const guint8 * cls,
     const CompTables * t)
 {
   const CompTables *tb[3];
-  guint bg_o[12], inv = 255 - t[0].a, c, i;
+  guint bg_o[12], inv = 255 - t[0].a, c, i, m;
   guint32 lo[3], hi[3];
+  guint8 bar[N_CLASSES][3];
   gint x, y;
 
   for (c = 0; c < 3; c++)
@@ -798,6 +799,9 @@ blend_packed24 (GstVideoFrame * f, const Box * b, const guint8 * cls,
     bg_o[i] = tb[i % 3]->bg_o;
   for (i = 0; i < 3; i++)
     word_adds (bg_o + 4 * i, t[0].a, &lo[i], &hi[i]);
+  for (m = 0; m < N_CLASSES; m++)
+    for (i = 0; i < 3; i++)
+      bar[m][i] = tb[i]->bar[m];
   for (y = 0; y < b->vh; y++) {
     const guint8 *row = cls + (gsize) y * b->vw;
     guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
@@ -806,7 +810,6 @@ blend_packed24 (GstVideoFrame * f, const Box * b, const guint8 * cls,
 
     for (x = 0; x < b->vw;) {
       guint32 k4 = 1, w[3];
-      guint m;
 
       if (x + 4 <= b->vw)
         memcpy (&k4, row + x, 4);
@@ -820,8 +823,12 @@ blend_packed24 (GstVideoFrame * f, const Box * b, const guint8 * cls,
         continue;
       }
       m = row[x];
-      for (i = 0; i < 3; i++)
-        p[i] = m ? tb[i]->bar[m] : tb[i]->bg[p[i]];
+      if (m) {
+        memcpy (p, bar[m], 3);
+      } else {
+        for (i = 0; i < 3; i++)
+          p[i] = tb[i]->bg[p[i]];
+      }
       x++;
       p += 3;
     }
@@ -851,14 +858,21 @@ blend_packed422 (GstVideoFrame * f, const Box * b, const guint8 * cls,
   guint oy = GST_VIDEO_FRAME_COMP_POFFSET (f, 0);
   guint ou = GST_VIDEO_FRAME_COMP_POFFSET (f, 1);
   guint ov = GST_VIDEO_FRAME_COMP_POFFSET (f, 2);
-  guint bg_o[4], inv = 255 - t[0].a;
-  guint32 lo, hi;
+  guint bg_o[4], inv = 255 - t[0].a, m;
+  guint32 lo, hi, bar[N_CLASSES];
   gint u0 = b->vx >> 1, u1 = (b->vx + b->vw - 1) >> 1, u, y;
 
   bg_o[oy] = bg_o[oy + 2] = t[0].bg_o;
   bg_o[ou] = t[1].bg_o;
   bg_o[ov] = t[2].bg_o;
   word_adds (bg_o, t[0].a, &lo, &hi);
+  for (m = 0; m < N_CLASSES; m++) {
+    guint8 *q = (guint8 *) & bar[m];
+
+    q[oy] = q[oy + 2] = t[0].bar[m];
+    q[ou] = t[1].bar[m];
+    q[ov] = t[2].bar[m];
+  }
   for (y = 0; y < b->vh; y++) {
     const guint8 *row = cls + (gsize) y * b->vw;
     guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
@@ -872,12 +886,17 @@ blend_packed422 (GstVideoFrame * f, const Box * b, const guint8 * cls,
       guint c0 = in0 ? row[x0] : 0, c1 = in1 ? row[x1] : 0;
       guint cc = in0 ? c0 : c1;
 
-      if (in0 && in1 && !c0 && !c1) {
+      if (in0 && in1 && c0 == c1) {
         guint32 w;
 
-        memcpy (&w, p, 4);
-        w = blend_word (w, inv, lo, hi);
-        memcpy (p, &w, 4);
+        /* the common cases: both background, or both in one bar */
+        if (c0) {
+          memcpy (p, &bar[c0], 4);
+        } else {
+          memcpy (&w, p, 4);
+          w = blend_word (w, inv, lo, hi);
+          memcpy (p, &w, 4);
+        }
         continue;
       }
       if (in0)
@@ -888,6 +907,16 @@ blend_packed422 (GstVideoFrame * f, const Box * b, const guint8 * cls,
       p[ov] = cc ? t[2].bar[cc] : t[2].bg[p[ov]];
     }
   }
+}
+
+/* Bytes 0, 2, 4, 6 of little-endian @v as its bytes 0..3: the classes of
+ * 2x-subsampled samples */
+static inline guint64
+even_bytes (guint64 v)
+{
+  v &= G_GUINT64_CONSTANT (0x00ff00ff00ff00ff);
+  v = (v | (v >> 8)) & G_GUINT64_CONSTANT (0x0000ffff0000ffff);
+  return (v | (v >> 16)) & 0xffffffffu;
 }
 
 /* One 8-bit component, any pixel stride and subsampling: each sample takes
@@ -928,18 +957,28 @@ blend_comp8 (GstVideoFrame * f, const Box * b, const guint8 * cls,
     }
     for (; dense && sx + 8 <= sx1 + 1; sx += 8, p += 8) {
       gint x = (sx << ws) - b->vx;
-      guint8 k[8];
-      guint64 k8, w;
+      guint64 k8 = 0, w;
 
-      if (ws == 0)
-        memcpy (k, row + x, 8);
-      else
+      /* the 8 samples' classes, in the samples' byte order */
+      if (ws == 0) {
+        memcpy (&k8, row + x, 8);
+      } else if (ws == 1 && G_BYTE_ORDER == G_LITTLE_ENDIAN &&
+          x + 16 <= b->vw) {
+        guint64 k16[2];
+
+        memcpy (k16, row + x, 16);
+        k8 = even_bytes (k16[0]) | even_bytes (k16[1]) << 32;
+      } else {
         for (i = 0; i < 8; i++)
-          k[i] = row[x + (i << ws)];
-      memcpy (&k8, k, 8);
+          k8 |= (guint64) row[x + (i << ws)] << (G_BYTE_ORDER ==
+              G_LITTLE_ENDIAN ? 8 * i : 56 - 8 * i);
+      }
       if (k8 & ~ones) {
-        for (i = 0; i < 8; i++)
-          p[i] = k[i] ? t->bar[k[i]] : t->bg[p[i]];
+        for (i = 0; i < 8; i++) {
+          guint m = row[x + (i << ws)];
+
+          p[i] = m ? t->bar[m] : t->bg[p[i]];
+        }
         continue;
       }
       /* classes 0 and 1 only (one channel): blend all, then the bar's */
