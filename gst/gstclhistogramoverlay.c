@@ -5,7 +5,8 @@
  * (a rectangle travels downstream and stays immutable while a sink holds it,
  * so its pixels cannot be reused in place); per frame only the small
  * rectangle and composition objects are made, and for the formats
- * blend_fast handles not even those. */
+ * blend_classes handles not even those: the graph goes from a class map
+ * (one byte per box pixel) straight into the frame. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -27,6 +28,10 @@
  * plus the padding */
 #define AUTO_MAX_WIDTH 264
 #define PAD 4                   /* inner padding of boxes of 32x32 and up */
+/* channels drawn (the element has 7 kinds); a pixel's class is the mask of
+ * the channels whose bars reach it, 0 for the background */
+#define MAX_CHANNELS 7
+#define N_CLASSES (1 << MAX_CHANNELS)
 
 /* "gstreamer": blend with gst_video_overlay_composition_blend whatever the
  * format (tests and benchmarks compare the two blenders this way) */
@@ -245,7 +250,13 @@ struct _GstClHistogramOverlay
   guint64 *bars;                /* bins */
   guint64 *cols;                /* one panel's columns */
   guint16 *heights;             /* n_channels * graph width */
-  gsize bars_len, cols_len, heights_len;
+  guint8 *classes;              /* visible box, one byte per pixel */
+  guint8 *row;                  /* classes of one row */
+  guint64 *raw_ends;            /* (height, column, channel) of each bar */
+  guint32 *ends;                /* the same sorted by height */
+  guint *ends_at;               /* gh + 1 */
+  gsize bars_len, cols_len, heights_len, classes_len, row_len, raw_ends_len,
+      ends_len, ends_at_len;
 };
 
 GstClHistogramOverlay *
@@ -277,6 +288,11 @@ gst_cl_histogram_overlay_free (GstClHistogramOverlay * ov)
   g_free (ov->bars);
   g_free (ov->cols);
   g_free (ov->heights);
+  g_free (ov->classes);
+  g_free (ov->row);
+  g_free (ov->raw_ends);
+  g_free (ov->ends);
+  g_free (ov->ends_at);
   g_free (ov);
 }
 
@@ -418,35 +434,39 @@ add_light (guint32 a, guint32 b)
   return (r << 16) | (g << 8) | MIN ((a & 0xff) + (b & 0xff), 255);
 }
 
-/* Renders the visible part of box @b into @frame (ARGB, native endian):
- * the background everywhere, then the bars column by column, each lit pixel
- * written once in the sum of the colours of the bars that reach it
- * (overlapping channels mix like light: red + green = yellow) */
-static void
-render (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
-    const GstClHistogramOverlayData * d, const Box * b, GstVideoFrame * frame)
+/* Classifies the visible part of box @b into ov->classes (vw x vh bytes,
+ * row-major): 0 for the background, else the mask of the channels whose
+ * bars reach the pixel, built row by row (a row copied whole); @colours[m] gets the ARGB of class m (the background's
+ * alpha for 0, opaque sums of the channel colours for the others:
+ * overlapping channels mix like light, red + green = yellow). */
+static const guint8 *
+classify (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
+    const GstClHistogramOverlayData * d, const Box * b,
+    guint32 colours[N_CLASSES])
 {
-  guint n = d->n_channels;
+  guint n = MIN (d->n_channels, MAX_CHANNELS);
   gboolean parade = s->mode == GST_CL_HISTOGRAM_OVERLAY_PARADE && n > 1;
   gint gw = MAX (b->w - 2 * b->pad, 0), gh = MAX (b->h - 2 * b->pad, 0);
   gint gap = parade ? b->pad : 0;
   gint pw = parade ? MAX ((gw - (gint) (n - 1) * gap) / (gint) n, 0) : gw;
-  /* frame row of the graph's bottom row */
-  gint bottom = b->y + b->pad + gh - 1;
-  guint32 bg = (guint32) (s->alpha * 255 + 0.5) << 24;
-  guint32 colour[8];
+  /* box row of the graph's bottom row */
+  gint y0 = b->y + b->pad + gh - 1 - b->vy;
+  guint32 colour[MAX_CHANNELS];
   guint16 *heights;
-  guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-  gint row, col;
-  guint c;
+  guint8 *cls, *cur;
+  guint64 *raw;
+  guint32 *ends;
+  guint *start, sum, h;
+  gsize i, n_ends = 0;
+  gint col, r, top = 0;
+  guint c, m;
 
-  for (col = 0; col < b->vw; col++)
-    ((guint32 *) data)[col] = bg;
-  for (row = 1; row < b->vh; row++)
-    memcpy (data + (gsize) row * stride, data, (gsize) b->vw * 4);
+  cls = ensure ((gpointer *) & ov->classes, &ov->classes_len,
+      (gsize) b->vw * b->vh, 1);
+  memset (cls, 0, (gsize) b->vw * b->vh);
+  colours[0] = (guint32) (s->alpha * 255 + 0.5) << 24;
   if (pw == 0 || gh == 0)
-    return;
+    return cls;
 
   ensure ((gpointer *) & ov->bars, &ov->bars_len, d->bins, sizeof (guint64));
   ensure ((gpointer *) & ov->cols, &ov->cols_len, pw, sizeof (guint64));
@@ -456,11 +476,29 @@ render (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
     colour[c] = channel_colour (d->names[c]);
     channel_heights (ov, s, d, c, pw, gh, heights + (gsize) c * pw);
   }
+  for (m = 1; m < (1u << n); m++) {
+    guint32 rgb = 0;
 
+    for (c = 0; c < n; c++)
+      if (m & (1u << c))
+        rgb = add_light (rgb, colour[c]);
+    colours[m] = 0xff000000u | rgb;
+  }
+
+  /* the graph's bottom row and, bucketed by height, where each bar ends:
+   * going up a row only clears the bits of the bars ending there */
+  cur = ensure ((gpointer *) & ov->row, &ov->row_len, b->vw, 1);
+  raw = ensure ((gpointer *) & ov->raw_ends, &ov->raw_ends_len,
+      (gsize) n * b->vw, sizeof (guint64));
+  ends = ensure ((gpointer *) & ov->ends, &ov->ends_len, (gsize) n * b->vw,
+      sizeof (guint32));
+  start = ensure ((gpointer *) & ov->ends_at, &ov->ends_at_len, gh + 1,
+      sizeof (guint));
+  memset (cur, 0, b->vw);
+  memset (start, 0, (gsize) (gh + 1) * sizeof (guint));
   for (col = 0; col < b->vw; col++) {
     gint gx = b->vx - b->x + col - b->pad;      /* column in the graph */
     guint first = 0, last = n, k;
-    gint r = 0, top = 0;
 
     if (gx < 0 || gx >= gw)
       continue;
@@ -473,31 +511,54 @@ render (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
     } else if (gx >= pw) {
       continue;
     }
-    for (k = first; k < last; k++)
-      top = MAX (top, heights[(gsize) k * pw + gx]);
-    /* r: graph row from the bottom; the colour changes where a bar ends */
-    while (r < top) {
-      guint32 rgb = 0, px;
-      gint next = top;
+    for (k = first; k < last; k++) {
+      guint hk = heights[(gsize) k * pw + gx];
 
-      for (k = first; k < last; k++) {
-        gint hk = heights[(gsize) k * pw + gx];
-        if (hk > r) {
-          rgb = add_light (rgb, colour[k]);
-          next = MIN (next, hk);
-        }
+      if (hk) {
+        cur[col] |= 1u << k;
+        start[hk]++;
+        top = MAX (top, (gint) hk);
+        raw[n_ends++] = (guint64) hk << 32 | (guint) col << 3 | k;
       }
-      px = 0xff000000u | rgb;
-      for (; r < next; r++) {
-        gint y = bottom - r - b->vy;
-        if (y < 0)
-          break;
-        if (y < b->vh)
-          ((guint32 *) (data + (gsize) y * stride))[col] = px;
-      }
-      if (r < next)
-        break;                  /* above the visible part */
     }
+  }
+  /* counting sort: bucket h ends up as [start[h - 1], start[h]) */
+  for (h = 1, sum = 0; h <= (guint) gh; h++) {
+    guint count = start[h];
+
+    start[h] = sum;
+    sum += count;
+  }
+  for (i = 0; i < n_ends; i++)
+    ends[start[raw[i] >> 32]++] = (guint32) raw[i];
+
+  for (r = 0; r < top && r <= y0; r++) {
+    if (r > 0)
+      for (i = start[r - 1]; i < start[r]; i++)
+        cur[ends[i] >> 3] &= ~(1u << (ends[i] & 7));
+    if (y0 - r < b->vh)
+      memcpy (cls + (gsize) (y0 - r) * b->vw, cur, b->vw);
+  }
+  return cls;
+}
+
+/* Renders the visible part of box @b into @frame (ARGB, native endian) */
+static void
+render (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
+    const GstClHistogramOverlayData * d, const Box * b, GstVideoFrame * frame)
+{
+  guint32 colours[N_CLASSES];
+  const guint8 *cls = classify (ov, s, d, b, colours);
+  guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  gint row, col;
+
+  for (row = 0; row < b->vh; row++) {
+    guint32 *out = (guint32 *) (data + (gsize) row * stride);
+    const guint8 *in = cls + (gsize) row * b->vw;
+
+    for (col = 0; col < b->vw; col++)
+      out[col] = colours[in[col]];
   }
 }
 
@@ -524,7 +585,7 @@ attach_rectangle (GstBuffer * buf, GstVideoOverlayRectangle * rect)
 /* ---- blending ---- */
 
 /* Formats whose every component is a plain 8-bit or 16-bit LE sample:
- * blend_fast handles them */
+ * blend_classes handles them */
 static gboolean
 can_blend_fast (const GstVideoFormatInfo * fi)
 {
@@ -544,7 +605,8 @@ can_blend_fast (const GstVideoFormatInfo * fi)
   return TRUE;
 }
 
-/* x * 255-ths, rounded: exact for 0 <= t <= 255 * 255 + 128 */
+/* x / 255 rounded for t = x + 128 (the +128 is in t): exact for
+ * 0 <= t <= 255 * 255 + 128 */
 #define DIV255(t) (((t) + ((t) >> 8)) >> 8)
 
 /* Component @c of @argb (0xAARRGGBB) in the frame's colour space, 0..255:
@@ -566,85 +628,82 @@ overlay_sample (guint32 argb, gboolean yuv, guint c)
   return CLAMP ((112 * r - 102 * g - 10 * b + 32768) >> 8, 0, 255);
 }
 
-/* "Over" into an opaque frame: every sample under the box takes
- * overlay * a + sample * (1 - a) from the overlay pixel over its first
- * luma pixel in the box; an alpha component becomes a + alpha * (1 - a).
- * Only samples under the box are read or written (gst_video_blend unpacks
- * and packs whole rows): the box costs its own area. The background pixel
- * @bg, most of the box, goes through a table. */
-static void
-blend_fast (GstVideoFrame * f, const Box * b, const GstVideoFrame * argb,
-    guint32 bg)
+/* Per-frame tables of one component: the background (alpha a) over any
+ * sample value, and each bar class's (opaque) sample */
+typedef struct
 {
-  const GstVideoFormatInfo *fi = f->info.finfo;
-  gboolean yuv = !GST_VIDEO_FORMAT_INFO_IS_RGB (fi);
-  guint bg_a = bg >> 24;
-  guint c;
+  guint8 bg[256];
+  guint16 bar[N_CLASSES];       /* 8- or 16-bit */
+  guint bg_o, a;                /* for 16-bit samples */
+} CompTables;
 
-  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
-    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
-    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
-    gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (f, c);
-    gint stride = GST_VIDEO_FRAME_COMP_STRIDE (f, c);
-    gboolean deep = GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8;
-    guint8 *data = GST_VIDEO_FRAME_COMP_DATA (f, c);
-    gint sx0 = b->vx >> ws, sx1 = (b->vx + b->vw - 1) >> ws;
-    gint sy0 = b->vy >> hs, sy1 = (b->vy + b->vh - 1) >> hs;
-    guint bg_o = c == 3 ? 255 : overlay_sample (bg, yuv, c);
-    guint8 lut[256];
-    gint sx, sy;
-    guint v;
+/* "Over" into an opaque frame: a sample takes o * a + v * (1 - a) for the
+ * overlay value o; an alpha component's o is 255 (a + alpha * (1 - a)).
+ * The background is one alpha over the whole box, bars are opaque. */
+static void
+comp_tables (CompTables * t, const guint32 colours[N_CLASSES], guint n_cls,
+    gboolean yuv, guint c, gboolean deep)
+{
+  guint v, m;
 
-    for (v = 0; v < 256; v++)
-      lut[v] = DIV255 (bg_o * bg_a + v * (255 - bg_a) + 128);
-
-    for (sy = sy0; sy <= sy1; sy++) {
-      gint oy = MAX (sy << hs, b->vy) - b->vy;
-      const guint32 *src = (const guint32 *) ((const guint8 *)
-          GST_VIDEO_FRAME_PLANE_DATA (argb, 0) +
-          (gsize) oy * GST_VIDEO_FRAME_PLANE_STRIDE (argb, 0));
-      guint8 *p = data + (gsize) sy * stride + (gsize) sx0 * ps;
-      /* overlay pixel over the sample's first luma pixel in the box */
-      gint ox = 0;
-      guint32 last = bg;
-      guint last_o = bg_o;
-
-      for (sx = sx0; sx <= sx1; sx++, p += ps) {
-        guint32 px = src[ox];
-        guint a, o;
-
-        ox = ((sx + 1) << ws) - b->vx;
-        if (G_LIKELY (px == bg && !deep)) {
-          *p = lut[*p];
-          continue;
-        }
-        a = px >> 24;
-        /* bars: runs of one colour along the row */
-        if (px != last) {
-          last = px;
-          last_o = c == 3 ? 255 : overlay_sample (px, yuv, c);
-        }
-        o = last_o;
-        if (a == 255 && !deep) {
-          *p = o;
-          continue;
-        }
-        if (deep) {
-          v = GST_READ_UINT16_LE (p);
-          GST_WRITE_UINT16_LE (p, (o * 257 * a + v * (255 - a) + 127) / 255);
-        } else {
-          v = o * a + *p * (255 - a) + 128;
-          *p = DIV255 (v);
-        }
-      }
-    }
+  memset (t->bar, 0, sizeof (t->bar));
+  t->a = colours[0] >> 24;
+  t->bg_o = c == 3 ? 255 : overlay_sample (colours[0], yuv, c);
+  for (v = 0; v < 256; v++)
+    t->bg[v] = DIV255 (t->bg_o * t->a + v * (255 - t->a) + 128);
+  for (m = 1; m < n_cls; m++) {
+    guint o = c == 3 ? 255 : overlay_sample (colours[m], yuv, c);
+    t->bar[m] = deep ? o * 257 : o;
   }
 }
 
-/* Packed formats of 8-bit samples without subsampling (the RGB family):
- * the components of a pixel sit together, one pass over the box does them
- * all (blend_fast's per-component passes would read the box once for
- * each). Same arithmetic as blend_fast. */
+/* Two 8-bit samples in the 16-bit lanes of @w (even bytes), times @inv,
+ * plus @add (with its +128), divided by 255: the lanes cannot carry into
+ * each other (at most 255 * 255 + 128 + 254) */
+static inline guint32
+blend_lanes (guint32 w, guint inv, guint32 add)
+{
+  guint32 t = (w & 0x00ff00ff) * inv + add;
+
+  return ((t + ((t >> 8) & 0x00ff00ff)) >> 8) & 0x00ff00ff;
+}
+
+static inline guint64
+blend_lanes64 (guint64 w, guint inv, guint64 add)
+{
+  const guint64 lanes = G_GUINT64_CONSTANT (0x00ff00ff00ff00ff);
+  guint64 t = (w & lanes) * inv + add;
+
+  return ((t + ((t >> 8) & lanes)) >> 8) & lanes;
+}
+
+/* The even (*@lo) and odd (*@hi) 16-bit lane addends of a 4-byte word
+ * whose byte i takes the background value @bg_o[i] at alpha @a */
+static void
+word_adds (const guint bg_o[4], guint a, guint32 * lo, guint32 * hi)
+{
+  guint i;
+
+  *lo = *hi = 0;
+  for (i = 0; i < 4; i++) {
+    guint shift = G_BYTE_ORDER == G_LITTLE_ENDIAN ? 8 * i : 24 - 8 * i;
+    guint32 add = bg_o[i] * a + 128;
+
+    if (shift % 16 == 0)
+      *lo |= add << shift;
+    else
+      *hi |= add << (shift - 8);
+  }
+}
+
+static inline guint32
+blend_word (guint32 w, guint inv, guint32 lo, guint32 hi)
+{
+  return blend_lanes (w, inv, lo) | blend_lanes (w >> 8, inv, hi) << 8;
+}
+
+/* Packed formats of 8-bit samples without subsampling (the RGB family,
+ * AYUV-like) */
 static gboolean
 is_packed8 (const GstVideoFormatInfo * fi)
 {
@@ -660,56 +719,346 @@ is_packed8 (const GstVideoFormatInfo * fi)
   return GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi) > 1;
 }
 
+/* 4-byte pixels of 8-bit components (RGBA, BGRx, AYUV, ...): a whole pixel
+ * per step, the background by two multiplies on the byte lanes of the
+ * pixel's word, a bar by one store; bytes that are no component (x) kept */
 static void
-blend_packed8 (GstVideoFrame * f, const Box * b, const GstVideoFrame * argb,
-    guint32 bg)
+blend_packed32 (GstVideoFrame * f, const Box * b, const guint8 * cls,
+    const CompTables * t, guint n_comp)
+{
+  guint32 keep = 0xffffffffu, add_lo = 0, add_hi = 0, bar[N_CLASSES];
+  guint64 keep2, add_lo2, add_hi2;
+  guint inv = 255 - t[0].a, c, m;
+  gint x, y;
+
+  memset (bar, 0, sizeof (bar));
+  for (c = 0; c < n_comp; c++) {
+    guint off = GST_VIDEO_FRAME_COMP_POFFSET (f, c);
+    guint shift = G_BYTE_ORDER == G_LITTLE_ENDIAN ? 8 * off : 24 - 8 * off;
+    guint32 add = t[c].bg_o * t[c].a + 128;
+
+    keep &= ~(0xffu << shift);
+    if (shift % 16 == 0)
+      add_lo |= add << shift;
+    else
+      add_hi |= add << (shift - 8);
+    for (m = 1; m < N_CLASSES; m++)
+      bar[m] |= (guint32) t[c].bar[m] << shift;
+  }
+  keep2 = keep | (guint64) keep << 32;
+  add_lo2 = add_lo | (guint64) add_lo << 32;
+  add_hi2 = add_hi | (guint64) add_hi << 32;
+  for (y = 0; y < b->vh; y++) {
+    const guint8 *row = cls + (gsize) y * b->vw;
+    guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
+        (gsize) (b->vy + y) * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0) +
+        (gsize) b->vx * 4;
+
+    for (x = 0; x < b->vw;) {
+      guint32 w, out;
+
+      if (x + 2 <= b->vw && !row[x] && !row[x + 1]) {
+        /* two background pixels at once */
+        guint64 w2;
+
+        memcpy (&w2, p, 8);
+        w2 = (w2 & keep2) | ((blend_lanes64 (w2, inv, add_lo2) |
+                blend_lanes64 (w2 >> 8, inv, add_hi2) << 8) & ~keep2);
+        memcpy (p, &w2, 8);
+        x += 2;
+        p += 8;
+        continue;
+      }
+      memcpy (&w, p, 4);
+      if (!row[x])
+        out = blend_word (w, inv, add_lo, add_hi);
+      else
+        out = bar[row[x]];
+      w = (w & keep) | (out & ~keep);
+      memcpy (p, &w, 4);
+      x++;
+      p += 4;
+    }
+  }
+}
+
+/* 3-byte pixels of 8-bit components (RGB, BGR, v308): four background
+ * pixels (three words) at once */
+static void
+blend_packed24 (GstVideoFrame * f, const Box * b, const guint8 * cls,
+    const CompTables * t)
+{
+  const CompTables *tb[3];
+  guint bg_o[12], inv = 255 - t[0].a, c, i, m;
+  guint32 lo[3], hi[3];
+  guint8 bar[N_CLASSES][3];
+  gint x, y;
+
+  for (c = 0; c < 3; c++)
+    tb[GST_VIDEO_FRAME_COMP_POFFSET (f, c)] = &t[c];
+  for (i = 0; i < 12; i++)
+    bg_o[i] = tb[i % 3]->bg_o;
+  for (i = 0; i < 3; i++)
+    word_adds (bg_o + 4 * i, t[0].a, &lo[i], &hi[i]);
+  for (m = 0; m < N_CLASSES; m++)
+    for (i = 0; i < 3; i++)
+      bar[m][i] = tb[i]->bar[m];
+  for (y = 0; y < b->vh; y++) {
+    const guint8 *row = cls + (gsize) y * b->vw;
+    guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
+        (gsize) (b->vy + y) * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0) +
+        (gsize) b->vx * 3;
+
+    for (x = 0; x < b->vw;) {
+      guint32 k4 = 1, w[3];
+
+      if (x + 4 <= b->vw)
+        memcpy (&k4, row + x, 4);
+      if (!k4) {
+        memcpy (w, p, 12);
+        for (i = 0; i < 3; i++)
+          w[i] = blend_word (w[i], inv, lo[i], hi[i]);
+        memcpy (p, w, 12);
+        x += 4;
+        p += 12;
+        continue;
+      }
+      m = row[x];
+      if (m) {
+        memcpy (p, bar[m], 3);
+      } else {
+        for (i = 0; i < 3; i++)
+          p[i] = tb[i]->bg[p[i]];
+      }
+      x++;
+      p += 3;
+    }
+  }
+}
+
+/* YUY2-like: a 4-byte word holds two pixels (two lumas, one chroma pair
+ * taking the class of its first pixel in the box) */
+static gboolean
+is_packed422 (const GstVideoFormatInfo * fi)
+{
+  return GST_VIDEO_FORMAT_INFO_IS_YUV (fi) &&
+      GST_VIDEO_FORMAT_INFO_N_PLANES (fi) == 1 &&
+      GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi) == 3 &&
+      GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0) == 2 &&
+      GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 1) == 4 &&
+      GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 2) == 4 &&
+      GST_VIDEO_FORMAT_INFO_W_SUB (fi, 1) == 1 &&
+      GST_VIDEO_FORMAT_INFO_H_SUB (fi, 1) == 0 &&
+      GST_VIDEO_FORMAT_INFO_DEPTH (fi, 0) == 8;
+}
+
+static void
+blend_packed422 (GstVideoFrame * f, const Box * b, const guint8 * cls,
+    const CompTables * t)
+{
+  guint oy = GST_VIDEO_FRAME_COMP_POFFSET (f, 0);
+  guint ou = GST_VIDEO_FRAME_COMP_POFFSET (f, 1);
+  guint ov = GST_VIDEO_FRAME_COMP_POFFSET (f, 2);
+  guint bg_o[4], inv = 255 - t[0].a, m;
+  guint32 lo, hi, bar[N_CLASSES];
+  gint u0 = b->vx >> 1, u1 = (b->vx + b->vw - 1) >> 1, u, y;
+
+  bg_o[oy] = bg_o[oy + 2] = t[0].bg_o;
+  bg_o[ou] = t[1].bg_o;
+  bg_o[ov] = t[2].bg_o;
+  word_adds (bg_o, t[0].a, &lo, &hi);
+  for (m = 0; m < N_CLASSES; m++) {
+    guint8 *q = (guint8 *) & bar[m];
+
+    q[oy] = q[oy + 2] = t[0].bar[m];
+    q[ou] = t[1].bar[m];
+    q[ov] = t[2].bar[m];
+  }
+  for (y = 0; y < b->vh; y++) {
+    const guint8 *row = cls + (gsize) y * b->vw;
+    guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
+        (gsize) (b->vy + y) * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0) +
+        (gsize) u0 * 4;
+
+    for (u = u0; u <= u1; u++, p += 4) {
+      /* box columns of the word's two pixels; either may be outside */
+      gint x0 = 2 * u - b->vx, x1 = x0 + 1;
+      gboolean in0 = x0 >= 0, in1 = x1 < b->vw;
+      guint c0 = in0 ? row[x0] : 0, c1 = in1 ? row[x1] : 0;
+      guint cc = in0 ? c0 : c1;
+
+      if (in0 && in1 && c0 == c1) {
+        guint32 w;
+
+        /* the common cases: both background, or both in one bar */
+        if (c0) {
+          memcpy (p, &bar[c0], 4);
+        } else {
+          memcpy (&w, p, 4);
+          w = blend_word (w, inv, lo, hi);
+          memcpy (p, &w, 4);
+        }
+        continue;
+      }
+      if (in0)
+        p[oy] = c0 ? t[0].bar[c0] : t[0].bg[p[oy]];
+      if (in1)
+        p[oy + 2] = c1 ? t[0].bar[c1] : t[0].bg[p[oy + 2]];
+      p[ou] = cc ? t[1].bar[cc] : t[1].bg[p[ou]];
+      p[ov] = cc ? t[2].bar[cc] : t[2].bg[p[ov]];
+    }
+  }
+}
+
+/* Bytes 0, 2, 4, 6 of little-endian @v as its bytes 0..3: the classes of
+ * 2x-subsampled samples */
+static inline guint64
+even_bytes (guint64 v)
+{
+  v &= G_GUINT64_CONSTANT (0x00ff00ff00ff00ff);
+  v = (v | (v >> 8)) & G_GUINT64_CONSTANT (0x0000ffff0000ffff);
+  return (v | (v >> 16)) & 0xffffffffu;
+}
+
+/* One 8-bit component, any pixel stride and subsampling: each sample takes
+ * the class of its first luma pixel in the box. In a plane of its own
+ * (Y, U, V, GRAY8) 8 samples of background and at most one bar class go
+ * at once. */
+static void
+blend_comp8 (GstVideoFrame * f, const Box * b, const guint8 * cls,
+    const CompTables * t, guint c)
+{
+  const GstVideoFormatInfo *fi = f->info.finfo;
+  gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
+  gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
+  gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (f, c);
+  gint stride = GST_VIDEO_FRAME_COMP_STRIDE (f, c);
+  guint8 *data = GST_VIDEO_FRAME_COMP_DATA (f, c);
+  gint sx0 = b->vx >> ws, sx1 = (b->vx + b->vw - 1) >> ws;
+  gint sy0 = b->vy >> hs, sy1 = (b->vy + b->vh - 1) >> hs;
+  gboolean dense = ps == 1;
+  guint inv = 255 - t->a;
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  guint64 add = (t->bg_o * t->a + 128) *
+      G_GUINT64_CONSTANT (0x0001000100010001);
+  guint64 bar1 = (t->bar[1] & 0xff) * ones;
+  gint sx, sy, i;
+
+  for (sy = sy0; sy <= sy1; sy++) {
+    const guint8 *row = cls +
+        (gsize) (MAX (sy << hs, b->vy) - b->vy) * b->vw;
+    guint8 *p = data + (gsize) sy * stride + (gsize) sx0 * ps;
+
+    sx = sx0;
+    if (dense && (sx << ws) < b->vx) {
+      /* a subsampled first sample starting left of the box */
+      *p = row[0] ? t->bar[row[0]] : t->bg[*p];
+      sx++;
+      p++;
+    }
+    for (; dense && sx + 8 <= sx1 + 1; sx += 8, p += 8) {
+      gint x = (sx << ws) - b->vx;
+      guint64 k8 = 0, w;
+
+      /* the 8 samples' classes, in the samples' byte order */
+      if (ws == 0) {
+        memcpy (&k8, row + x, 8);
+      } else if (ws == 1 && G_BYTE_ORDER == G_LITTLE_ENDIAN &&
+          x + 16 <= b->vw) {
+        guint64 k16[2];
+
+        memcpy (k16, row + x, 16);
+        k8 = even_bytes (k16[0]) | even_bytes (k16[1]) << 32;
+      } else {
+        for (i = 0; i < 8; i++)
+          k8 |= (guint64) row[x + (i << ws)] << (G_BYTE_ORDER ==
+              G_LITTLE_ENDIAN ? 8 * i : 56 - 8 * i);
+      }
+      if (k8 & ~ones) {
+        for (i = 0; i < 8; i++) {
+          guint m = row[x + (i << ws)];
+
+          p[i] = m ? t->bar[m] : t->bg[p[i]];
+        }
+        continue;
+      }
+      /* classes 0 and 1 only (one channel): blend all, then the bar's */
+      memcpy (&w, p, 8);
+      w = blend_lanes64 (w, inv, add) | blend_lanes64 (w >> 8, inv, add) << 8;
+      k8 *= 0xff;
+      w = (w & ~k8) | (bar1 & k8);
+      memcpy (p, &w, 8);
+    }
+    for (; sx <= sx1; sx++, p += ps) {
+      guint m = row[MAX (sx << ws, b->vx) - b->vx];
+
+      *p = m ? t->bar[m] : t->bg[*p];
+    }
+  }
+}
+
+/* One 16-bit little-endian component */
+static void
+blend_comp16 (GstVideoFrame * f, const Box * b, const guint8 * cls,
+    const CompTables * t, guint c)
+{
+  const GstVideoFormatInfo *fi = f->info.finfo;
+  gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
+  gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
+  gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (f, c);
+  gint stride = GST_VIDEO_FRAME_COMP_STRIDE (f, c);
+  guint8 *data = GST_VIDEO_FRAME_COMP_DATA (f, c);
+  gint sx0 = b->vx >> ws, sx1 = (b->vx + b->vw - 1) >> ws;
+  gint sy0 = b->vy >> hs, sy1 = (b->vy + b->vh - 1) >> hs;
+  guint add = t->bg_o * 257 * t->a + 127, inv = 255 - t->a;
+  gint sx, sy;
+
+  for (sy = sy0; sy <= sy1; sy++) {
+    const guint8 *row = cls +
+        (gsize) (MAX (sy << hs, b->vy) - b->vy) * b->vw;
+    guint8 *p = data + (gsize) sy * stride + (gsize) sx0 * ps;
+
+    for (sx = sx0; sx <= sx1; sx++, p += ps) {
+      guint m = row[MAX (sx << ws, b->vx) - b->vx];
+
+      GST_WRITE_UINT16_LE (p, m ? t->bar[m] :
+          (add + GST_READ_UINT16_LE (p) * inv) / 255);
+    }
+  }
+}
+
+/* Blends the classes @cls of box @b into @f (a format can_blend_fast
+ * takes): one loop per pixel layout, no per-sample calls or switches */
+static void
+blend_classes (GstVideoFrame * f, const Box * b, const guint8 * cls,
+    const guint32 colours[N_CLASSES], guint n_cls)
 {
   const GstVideoFormatInfo *fi = f->info.finfo;
   gboolean yuv = !GST_VIDEO_FORMAT_INFO_IS_RGB (fi);
-  guint n = GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi), bg_a = bg >> 24, c, v;
-  gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (f, 0);
-  guint off[4];
-  guint8 lut[4][256];
-  gint x, y;
+  guint n = GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi), c;
+  CompTables t[GST_VIDEO_MAX_COMPONENTS];
 
-  for (c = 0; c < n; c++) {
-    guint bg_o = c == 3 ? 255 : overlay_sample (bg, yuv, c);
-
-    off[c] = GST_VIDEO_FRAME_COMP_POFFSET (f, c);
-    for (v = 0; v < 256; v++)
-      lut[c][v] = DIV255 (bg_o * bg_a + v * (255 - bg_a) + 128);
+  for (c = 0; c < n; c++)
+    comp_tables (&t[c], colours, n_cls, yuv, c,
+        GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8);
+  if (is_packed8 (fi) && GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0) == 4) {
+    blend_packed32 (f, b, cls, t, n);
+    return;
   }
-  for (y = 0; y < b->vh; y++) {
-    const guint32 *src = (const guint32 *) ((const guint8 *)
-        GST_VIDEO_FRAME_PLANE_DATA (argb, 0) +
-        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (argb, 0));
-    guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
-        (gsize) (b->vy + y) * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0) +
-        (gsize) b->vx * ps;
-
-    for (x = 0; x < b->vw; x++, p += ps) {
-      guint32 px = src[x];
-      guint a;
-
-      if (G_LIKELY (px == bg)) {
-        for (c = 0; c < n; c++)
-          p[off[c]] = lut[c][p[off[c]]];
-        continue;
-      }
-      a = px >> 24;
-      if (a == 255 && !yuv) {
-        /* an opaque bar of an RGB frame: its colour, alpha opaque */
-        guint8 rgba[4] = { px >> 16, px >> 8, px, 255 };
-        for (c = 0; c < n; c++)
-          p[off[c]] = rgba[c];
-        continue;
-      }
-      for (c = 0; c < n; c++) {
-        guint o = c == 3 ? 255 : overlay_sample (px, yuv, c);
-        v = o * a + p[off[c]] * (255 - a) + 128;
-        p[off[c]] = DIV255 (v);
-      }
-    }
+  if (is_packed8 (fi) && GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0) == 3 &&
+      n == 3) {
+    blend_packed24 (f, b, cls, t);
+    return;
+  }
+  if (is_packed422 (fi)) {
+    blend_packed422 (f, b, cls, t);
+    return;
+  }
+  for (c = 0; c < n; c++) {
+    if (GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8)
+      blend_comp16 (f, b, cls, &t[c], c);
+    else
+      blend_comp8 (f, b, cls, &t[c], c);
   }
 }
 
@@ -808,12 +1157,27 @@ gst_cl_histogram_overlay_draw (GstClHistogramOverlay * ov,
   GstVideoOverlayRectangle *rect;
   GstVideoFrame argb, frame;
   GstBuffer *pixels = NULL;
-  gboolean ok = TRUE, fast;
+  gboolean ok = TRUE;
   Box b;
 
   place_box (s, GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), &b);
   if (b.vw <= 0 || b.vh <= 0 || !data->n_channels || !data->bins)
     return TRUE;
+
+  if (!attach && !ov->gst_blend && can_blend_fast (info->finfo)) {
+    /* no rectangle needed: the classes go straight into the pixels */
+    guint32 colours[N_CLASSES];
+    const guint8 *cls = classify (ov, s, data, &b, colours);
+
+    if (!gst_video_frame_map (&frame, (GstVideoInfo *) info, buf,
+            GST_MAP_READWRITE))
+      return FALSE;
+    blend_classes (&frame, &b, cls, colours,
+        1u << MIN (data->n_channels, MAX_CHANNELS));
+    gst_video_frame_unmap (&frame);
+    return TRUE;
+  }
+
   if (!ensure_pool (ov, b.vw, b.vh) ||
       gst_buffer_pool_acquire_buffer (ov->pool, &pixels, NULL) != GST_FLOW_OK)
     return FALSE;
@@ -822,24 +1186,6 @@ gst_cl_histogram_overlay_draw (GstClHistogramOverlay * ov,
     return FALSE;
   }
   render (ov, s, data, &b, &argb);
-
-  fast = !attach && !ov->gst_blend && can_blend_fast (info->finfo);
-  if (fast) {
-    /* no rectangle needed: the rendered pixels go straight in */
-    if ((ok = gst_video_frame_map (&frame, (GstVideoInfo *) info, buf,
-                GST_MAP_READWRITE))) {
-      guint32 bg = (guint32) (s->alpha * 255 + 0.5) << 24;
-
-      if (is_packed8 (info->finfo))
-        blend_packed8 (&frame, &b, &argb, bg);
-      else
-        blend_fast (&frame, &b, &argb, bg);
-      gst_video_frame_unmap (&frame);
-    }
-    gst_video_frame_unmap (&argb);
-    gst_buffer_unref (pixels);
-    return ok;
-  }
   gst_video_frame_unmap (&argb);
 
   rect = gst_video_overlay_rectangle_new_raw (pixels, b.vx, b.vy, b.vw, b.vh,
