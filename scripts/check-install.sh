@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# SPDX-License-Identifier: LGPL-2.1-or-later
 # Installs the build into a scratch DESTDIR and checks that GStreamer finds
 # the plugin there with nothing but that folder on its plugin path: the
 # install layout (prefix, libdir/gstreamer-1.0) is right.
