@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "testframes.h"
 
+#include <gst/check/gstcheck.h>
+
 #include <CL/cl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,4 +265,34 @@ test_memory_new_guarded (gsize size)
   r->base = base;
   return gst_memory_new_wrapped (0, guard - size, size, 0, size, r,
       guarded_region_free);
+}
+
+void
+test_free_harness (GstHarness * h, GstBus * bus)
+{
+  gst_harness_teardown (h);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+}
+
+GstStructure *
+test_pop_histogram (GstBus * bus)
+{
+  GstMessage *m;
+  GstStructure *s = NULL;
+
+  while (!s && (m = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT |
+              GST_MESSAGE_ERROR))) {
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      GError *err;
+      gchar *dbg;
+
+      gst_message_parse_error (m, &err, &dbg);
+      fail ("unexpected error: %s (%s)", err->message, dbg);
+    }
+    if (gst_structure_has_name (gst_message_get_structure (m), "histogram"))
+      s = gst_structure_copy (gst_message_get_structure (m));
+    gst_message_unref (m);
+  }
+  return s;
 }

@@ -5,6 +5,7 @@
 
 #include <gst/gst.h>
 #include <gst/video/video.h>
+#include <gst/check/gstharness.h>
 
 G_BEGIN_DECLS
 
@@ -58,5 +59,11 @@ gboolean test_have_cl_device (void);
 /* Without an OpenCL device: says so and exits with TEST_EXIT_SKIP, so a
  * machine without one never looks green. Call at the start of main(). */
 void test_skip_without_cl_device (const gchar * suite);
+
+/* Tears down a harness whose element posts on @bus, and drops the bus */
+void test_free_harness (GstHarness * h, GstBus * bus);
+/* The next "histogram" element message on @bus (a copy; NULL when none is
+ * queued); an ERROR message on the way fails the test */
+GstStructure *test_pop_histogram (GstBus * bus);
 
 G_END_DECLS

@@ -63,38 +63,6 @@ new_harness (GstBus ** bus, gboolean gpu)
   return h;
 }
 
-static void
-free_harness (GstHarness * h, GstBus * bus)
-{
-  gst_harness_teardown (h);
-  gst_bus_set_flushing (bus, TRUE);
-  gst_object_unref (bus);
-}
-
-static GstStructure *
-pop_histogram (GstBus * bus)
-{
-  GstMessage *m;
-  GstStructure *s = NULL;
-
-  while ((m = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT |
-              GST_MESSAGE_ERROR))) {
-    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
-      GError *err;
-      gchar *dbg;
-      gst_message_parse_error (m, &err, &dbg);
-      fail ("unexpected error: %s (%s)", err->message, dbg);
-    }
-    if (gst_structure_has_name (gst_message_get_structure (m), "histogram")) {
-      s = gst_structure_copy (gst_message_get_structure (m));
-      gst_message_unref (m);
-      break;
-    }
-    gst_message_unref (m);
-  }
-  return s;
-}
-
 static guint
 default_channels (const GstVideoInfo * info)
 {
@@ -208,7 +176,7 @@ run_case (const Case * c)
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  s = pop_histogram (bus);
+  s = test_pop_histogram (bus);
   fail_unless (s != NULL, "no histogram message");
   range = ref_histogram_range (&info);
   bins = c->bins;
@@ -248,7 +216,7 @@ run_case (const Case * c)
   g_free (what);
   gst_structure_free (s);
   gst_buffer_unref (copy);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 static const guint bin_choices[] = { 256, 2, 17, 64, 255 };
@@ -439,7 +407,7 @@ GST_START_TEST (test_interval_and_eos)
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
 
   for (m = 0; m < G_N_ELEMENTS (expect_frames); m++) {
-    GstStructure *s = pop_histogram (bus);
+    GstStructure *s = test_pop_histogram (bus);
     guint64 v, counts[256] = { 0, };
 
     fail_unless (s != NULL, "message %u missing", m);
@@ -462,10 +430,10 @@ GST_START_TEST (test_interval_and_eos)
     first_frame += expect_frames[m];
     gst_structure_free (s);
   }
-  fail_unless (pop_histogram (bus) == NULL);
+  fail_unless (test_pop_histogram (bus) == NULL);
   for (i = 0; i < n; i++)
     gst_buffer_unref (frames[i]);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -490,7 +458,7 @@ GST_START_TEST (test_interval_flush)
     fail_unless_equals_int (gst_harness_push (h, b), GST_FLOW_OK);
     gst_buffer_unref (gst_harness_pull (h));
   }
-  fail_unless (pop_histogram (bus) == NULL);
+  fail_unless (test_pop_histogram (bus) == NULL);
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
   gst_segment_init (&seg, GST_FORMAT_TIME);
@@ -504,14 +472,14 @@ GST_START_TEST (test_interval_flush)
     gst_buffer_unref (gst_harness_pull (h));
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-  s = pop_histogram (bus);
+  s = test_pop_histogram (bus);
   fail_unless (s != NULL);
   fail_unless (gst_structure_get_uint64 (s, "frames", &v));
   fail_unless_equals_uint64 (v, 1);
   fail_unless (gst_structure_get_uint64 (s, "timestamp", &v));
   fail_unless_equals_uint64 (v, 5 * GST_MSECOND);
   gst_structure_free (s);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -550,7 +518,7 @@ GST_START_TEST (test_message_types)
           (GST_VIDEO_FORMAT_BGRA, 9, 7, TEST_LAYOUT_PACKED, 1, NULL)),
       GST_FLOW_OK);
   gst_buffer_unref (gst_harness_pull (h));
-  s = pop_histogram (bus);
+  s = test_pop_histogram (bus);
   fail_unless (s != NULL);
   for (i = 0; i < G_N_ELEMENTS (fields); i++)
     fail_unless (gst_structure_has_field_typed (s, fields[i].name,
@@ -581,8 +549,8 @@ GST_START_TEST (test_message_types)
           (GST_VIDEO_FORMAT_BGRA, 9, 7, TEST_LAYOUT_PACKED, 2, NULL)),
       GST_FLOW_OK);
   gst_buffer_unref (gst_harness_pull (h));
-  fail_unless (pop_histogram (bus) == NULL);
-  free_harness (h, bus);
+  fail_unless (test_pop_histogram (bus) == NULL);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -653,7 +621,7 @@ GST_START_TEST (test_invalid_properties)
   g_object_set (h->element, "bins", 2, "roi-x", 19, "roi-y", 9, NULL);
   g_object_get (h->element, "bins", &bins, NULL);
   fail_unless_equals_int (bins, 2);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 
   /* GRAY16_LE takes up to 65536 bins */
   h = new_harness (&bus, FALSE);
@@ -662,7 +630,7 @@ GST_START_TEST (test_invalid_properties)
   g_object_set (h->element, "bins", 65536, NULL);
   g_object_get (h->element, "bins", &bins, NULL);
   fail_unless_equals_int (bins, 65536);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 
   gst_check_remove_log_filter (filter);
   g_clear_pointer (&last_warning, g_free);
@@ -695,7 +663,7 @@ GST_START_TEST (test_missing_channel)
   g_clear_error (&err);
   g_free (dbg);
   gst_message_unref (m);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -728,7 +696,7 @@ GST_START_TEST (test_broken_kernel)
   g_clear_error (&err);
   g_free (dbg);
   gst_message_unref (m);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 
   if (old)
     g_setenv ("GST_CL_KERNEL_DIR", old, TRUE);
@@ -767,7 +735,7 @@ static void
 expect_message (GstBus * bus, guint64 frames, GstClockTime ts,
     GstClockTime duration, const guint64 * counts, const gchar * what)
 {
-  GstStructure *s = pop_histogram (bus);
+  GstStructure *s = test_pop_histogram (bus);
   guint64 v;
 
   fail_unless (s != NULL, "%s: no message", what);
@@ -795,7 +763,7 @@ GST_START_TEST (test_bytes_segment)
   gst_segment_init (&seg, GST_FORMAT_BYTES);
   fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
   push_gray (h, 1, 5 * GST_MSECOND, GST_MSECOND, NULL);
-  s = pop_histogram (bus);
+  s = test_pop_histogram (bus);
   fail_unless (s != NULL);
   fail_unless (gst_structure_get_uint64 (s, "timestamp", &v));
   fail_unless_equals_uint64 (v, 5 * GST_MSECOND);
@@ -808,14 +776,14 @@ GST_START_TEST (test_bytes_segment)
   /* intervals work the same */
   g_object_set (h->element, "interval", 2 * GST_MSECOND, NULL);
   push_gray (h, 2, 6 * GST_MSECOND, GST_MSECOND, NULL);
-  fail_unless (pop_histogram (bus) == NULL);
+  fail_unless (test_pop_histogram (bus) == NULL);
   push_gray (h, 3, 7 * GST_MSECOND, GST_MSECOND, NULL);
-  s = pop_histogram (bus);
+  s = test_pop_histogram (bus);
   fail_unless (s != NULL);
   fail_unless (gst_structure_get_uint64 (s, "frames", &v));
   fail_unless_equals_uint64 (v, 2);
   gst_structure_free (s);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -839,7 +807,7 @@ GST_START_TEST (test_missing_channel_once)
     gst_message_unref (m);
   }
   fail_unless_equals_int (errors, 1);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -858,15 +826,15 @@ GST_START_TEST (test_interval_backwards)
   push_gray (h, 1, 0, 25 * ms, first);
   push_gray (h, 2, 25 * ms, 25 * ms, first);
   push_gray (h, 3, 50 * ms, 25 * ms, first);
-  fail_unless (pop_histogram (bus) == NULL);
+  fail_unless (test_pop_histogram (bus) == NULL);
   push_gray (h, 4, 10 * ms, 25 * ms, second);
   expect_message (bus, 3, 0, 75 * ms, first, "before the jump");
-  fail_unless (pop_histogram (bus) == NULL);
+  fail_unless (test_pop_histogram (bus) == NULL);
   push_gray (h, 5, 35 * ms, 25 * ms, second);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   expect_message (bus, 2, 10 * ms, 50 * ms, second, "after the jump");
-  fail_unless (pop_histogram (bus) == NULL);
-  free_harness (h, bus);
+  fail_unless (test_pop_histogram (bus) == NULL);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -891,11 +859,11 @@ GST_START_TEST (test_interval_unstamped)
   push_gray (h, 5, GST_CLOCK_TIME_NONE, 25 * ms, lone2);
   expect_message (bus, 1, GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE, lone2,
       "unstamped with a duration");
-  fail_unless (pop_histogram (bus) == NULL);
+  fail_unless (test_pop_histogram (bus) == NULL);
   push_gray (h, 6, 75 * ms, 25 * ms, stamped);
   expect_message (bus, 4, 0, 100 * ms, stamped, "the interval");
-  fail_unless (pop_histogram (bus) == NULL);
-  free_harness (h, bus);
+  fail_unless (test_pop_histogram (bus) == NULL);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -924,14 +892,14 @@ GST_START_TEST (test_controlled_bins)
     guint bins;
 
     push_gray (h, i, i * dur, dur, NULL);
-    s = pop_histogram (bus);
+    s = test_pop_histogram (bus);
     fail_unless (s != NULL);
     fail_unless (gst_structure_get_uint (s, "bins", &bins));
     fail_unless_equals_int (bins, expect[i]);
     gst_structure_free (s);
   }
   gst_object_unref (cs);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -1054,7 +1022,7 @@ GST_START_TEST (test_message_counts_modes)
     gst_util_set_object_arg (G_OBJECT (h->element), "message-counts",
         modes[m]);
     push_gray (h, 11 + m, m * GST_SECOND, GST_SECOND, ref);
-    s = pop_histogram (bus);
+    s = test_pop_histogram (bus);
     fail_unless (s != NULL, "%s: no message", modes[m]);
     fail_unless (gst_structure_has_field (s, "mean"), "%s: no mean",
         modes[m]);
@@ -1082,7 +1050,7 @@ GST_START_TEST (test_message_counts_modes)
     }
     gst_structure_free (s);
   }
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;

@@ -301,22 +301,6 @@ hist_update (gpointer data, const gchar * name, const gchar * value)
     fail ("no model for %s", name);
 }
 
-static GstStructure *
-pop_histogram (GstBus * bus)
-{
-  GstMessage *msg;
-  GstStructure *s = NULL;
-
-  while (!s && (msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT |
-              GST_MESSAGE_ERROR))) {
-    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "error message");
-    if (gst_structure_has_name (gst_message_get_structure (msg), "histogram"))
-      s = gst_structure_copy (gst_message_get_structure (msg));
-    gst_message_unref (msg);
-  }
-  return s;
-}
-
 static guint64
 get_u64 (const GstStructure * s, const gchar * field)
 {
@@ -438,7 +422,7 @@ GST_START_TEST (test_histogram_live_changes)
     gst_buffer_unref (out);
     gst_buffer_unref (in);
 
-    msg = pop_histogram (bus);
+    msg = test_pop_histogram (bus);
     /* a message once the frames since the last one span the interval */
     if ((i + 1 - from) * FRAME_NS >= m.interval) {
       fail_unless (msg != NULL, "frame %u: no message", i);

@@ -483,38 +483,6 @@ allocation_query (GstHarness * h, GstCaps * caps)
   gst_query_unref (q);
 }
 
-static void
-free_harness (GstHarness * h, GstBus * bus)
-{
-  gst_harness_teardown (h);
-  gst_bus_set_flushing (bus, TRUE);
-  gst_object_unref (bus);
-}
-
-static GstStructure *
-pop_histogram (GstBus * bus)
-{
-  GstMessage *m;
-  GstStructure *s = NULL;
-
-  while ((m = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT |
-              GST_MESSAGE_ERROR))) {
-    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
-      GError *err;
-      gchar *dbg;
-      gst_message_parse_error (m, &err, &dbg);
-      fail ("unexpected error: %s (%s)", err->message, dbg);
-    }
-    if (gst_structure_has_name (gst_message_get_structure (m), "histogram")) {
-      s = gst_structure_copy (gst_message_get_structure (m));
-      gst_message_unref (m);
-      break;
-    }
-    gst_message_unref (m);
-  }
-  return s;
-}
-
 /* Pushes @in (kept by the caller) and returns what comes out */
 static GstBuffer *
 push_pull (GstHarness * h, GstBuffer * in)
@@ -586,7 +554,7 @@ run_case (GstVideoFormat format, gint w, gint hgt, TestLayout layout,
   gst_buffer_unref (out);
   gst_buffer_unref (in);
   g_free (what);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 /* ---- tests ---- */
@@ -666,7 +634,7 @@ GST_START_TEST (test_solid_column_at_value)
   model_clear (&m);
   gst_buffer_unref (in);
   gst_buffer_unref (out);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -733,7 +701,7 @@ GST_START_TEST (test_linear_and_log_heights)
     (void) x;
     gst_buffer_unref (in);
     gst_buffer_unref (out);
-    free_harness (h, bus);
+    test_free_harness (h, bus);
   }
 }
 
@@ -817,7 +785,7 @@ GST_START_TEST (test_roi)
     model_clear (&m);
     gst_buffer_unref (in);
     gst_buffer_unref (out);
-    free_harness (h, bus);
+    test_free_harness (h, bus);
   }
 }
 
@@ -865,7 +833,7 @@ GST_START_TEST (test_interval)
     fail_unless (gst_structure_get_uint64 (gst_custom_meta_get_structure
             (cm), "frames", &frames_field));
     fail_unless_equals_uint64 (frames_field, i - start + 1);
-    msg = pop_histogram (bus);
+    msg = test_pop_histogram (bus);
     if (i == 2 || i == 5) {
       fail_unless (msg != NULL, "%s: no message", what);
       fail_unless (gst_structure_is_equal (msg,
@@ -879,7 +847,7 @@ GST_START_TEST (test_interval)
   }
   for (i = 0; i < 6; i++)
     gst_buffer_unref (frames[i]);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -913,7 +881,7 @@ GST_START_TEST (test_meta_equals_message)
     /* metadata only: the pixels are the input's memory */
     fail_unless (gst_buffer_peek_memory (out, 0) ==
         gst_buffer_peek_memory (in, 0));
-    msg = pop_histogram (bus);
+    msg = test_pop_histogram (bus);
     fail_unless (msg != NULL);
     cm = gst_buffer_get_custom_meta (out, META_NAME);
     fail_unless (cm != NULL);
@@ -991,10 +959,10 @@ GST_START_TEST (test_property_changes_while_playing)
       "top-left");
   gst_util_set_object_arg (G_OBJECT (h->element), "overlay-scale", "linear");
   gst_util_set_object_arg (G_OBJECT (h->element), "overlay-mode", "parade");
-  while ((s = pop_histogram (bus)))
+  while ((s = test_pop_histogram (bus)))
     gst_structure_free (s);
   out = push_pull (h, in);
-  fail_unless (pop_histogram (bus) == NULL);
+  fail_unless (test_pop_histogram (bus) == NULL);
   model_init (&m, &l, &info, &in, 1);
   fail_unless_equals_int (m.vx, 240 / 40);
   check_inside (out, &info, &m, FALSE, "moved");
@@ -1020,7 +988,7 @@ GST_START_TEST (test_property_changes_while_playing)
 
   gst_buffer_unref (copy);
   gst_buffer_unref (in);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -1070,7 +1038,7 @@ GST_START_TEST (test_meta_path_keeps_upstream_composition)
   gst_buffer_unref (pix);
   gst_buffer_unref (out);
   gst_buffer_unref (in);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -1108,7 +1076,7 @@ GST_START_TEST (test_meta_path_reuses_pixels)
       g_hash_table_size (seen));
   g_hash_table_unref (seen);
   gst_buffer_unref (in);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
@@ -1146,7 +1114,7 @@ GST_START_TEST (test_readonly_frame_copied)
   }
   gst_buffer_unref (in);
   gst_buffer_unref (out);
-  free_harness (h, bus);
+  test_free_harness (h, bus);
 }
 
 GST_END_TEST;
