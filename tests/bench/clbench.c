@@ -20,6 +20,10 @@
  *           [--csv results.csv]
  *   clbench --first-frame ELEMENT ...   (one cold/warm sample; spawned by
  *                                        the full run, one process each)
+ *   clbench --elements chain   (clupload ! ... ! cldownload chains beside
+ *                               the same elements on system memory)
+ *   clbench --multi-device 0:0,0:1 [--chain DESC] [--seconds S]
+ *       one pipeline per device, alone and all at once: frames per second
  *   clbench --live-change [--elements E,...]
  *       live 30 fps source, properties changed every 100 ms, cold caches:
  *       the gaps between buffers at the sink (only this case runs)
@@ -68,6 +72,10 @@ static gboolean opt_no_yardsticks = FALSE;
 static gboolean opt_no_fixed = FALSE;
 static gboolean opt_kernel_time = FALSE;
 static gboolean opt_live_change = FALSE;
+static gchar *opt_memory = NULL;
+static gchar *opt_multi_device = NULL;
+static gchar *opt_chain = NULL;
+static gdouble opt_seconds = 5.0;
 static gint opt_live_settle = 1000;
 
 static GOptionEntry entries[] = {
@@ -80,7 +88,8 @@ static GOptionEntry entries[] = {
   {"formats", 'f', 0, G_OPTION_ARG_STRING, &opt_formats,
       "Formats (default RGBA,I420,GRAY8)", "F,..."},
   {"elements", 'e', 0, G_OPTION_ARG_STRING, &opt_elements,
-      "Elements (default histogram,convolve,integral)", "E,..."},
+      "Elements: histogram, convolve, integral, chain (default "
+        "histogram,convolve,integral)", "E,..."},
   {"kernel-sizes", 'k', 0, G_OPTION_ARG_STRING, &opt_ksizes,
       "clconvolve kernel sizes of the kernel sweep (default 3,5,7,9,15,31)",
       "K,..."},
@@ -122,6 +131,24 @@ static GOptionEntry entries[] = {
   {"live-settle", 0, 0, G_OPTION_ARG_INT, &opt_live_settle,
         "Live-change case: ms of steady state after the first buffer before "
         "the first change, and after the last (default 1000)", "MS"},
+  {"memory", 'm', 0, G_OPTION_ARG_STRING, &opt_memory,
+        "Where clfilters rows' input frames live: pool (from the element's "
+        "proposed pool) and/or plain (system memory 16 bytes past a 128-byte "
+        "boundary, no pool: a camera's, decoder's or appsrc's frames; row "
+        "impl clfilters-plainmem). Default pool,plain",
+      "pool,plain"},
+  {"multi-device", 0, 0, G_OPTION_ARG_STRING, &opt_multi_device,
+        "Only the multi-device case: the chain (--chain) on each device "
+        "alone, then on all of them at once, one pipeline per device in its "
+        "own thread; frames per second of each (first --sizes/--formats)",
+      "DEV,DEV,..."},
+  {"chain", 0, 0, G_OPTION_ARG_STRING, &opt_chain,
+        "Multi-device case: the pipeline fragment (gst-launch syntax; "
+        "`device` is set on every element that has it). Default "
+        "clupload ! clconvolve preset=motion-blur ! clhistogram ! cldownload",
+      "DESC"},
+  {"seconds", 0, 0, G_OPTION_ARG_DOUBLE, &opt_seconds,
+      "Multi-device case: seconds per measurement (default 5)", "S"},
   {"first-frame", 0, 0, G_OPTION_ARG_STRING, &opt_first_frame,
         "Internal: measure one first frame of ELEMENT in this process "
         "(first format of --formats, --sweep-size) and print it",
@@ -368,6 +395,8 @@ typedef struct
   guint64 pts;
   gchar *error;
   guint n_messages;
+  gboolean plain;               /* frames in plain unaligned memory, no pool */
+  GstElement *cl_el;            /* the first element with a device-name */
 } Rig;
 
 static GstBusSyncReply
@@ -470,15 +499,64 @@ rig_close (Rig * r)
   g_clear_pointer (&r->error, g_free);
 }
 
+static void
+fill_frame (GstVideoFrame * f, gboolean random)
+{
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (f); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gsize n;
+
+    gst_video_format_info_component (f->info.finfo, p, comp);
+    n = (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (f, p) *
+        GST_VIDEO_FRAME_COMP_HEIGHT (f, comp[0]);
+    if (random)
+      fill_random (GST_VIDEO_FRAME_PLANE_DATA (f, p), n);
+    else
+      memset (GST_VIDEO_FRAME_PLANE_DATA (f, p), 0x5a, n);
+  }
+}
+
+/* Frames as a camera, decoder or appsrc hands them over: system memory of
+ * their own, default layout, no GstVideoMeta, and not on the 128-byte
+ * boundary OpenCL's CL_MEM_USE_HOST_PTR wants (malloc's 16 bytes past it) */
+static gboolean
+rig_make_plain_frames (Rig * r, gboolean random, gchar ** why)
+{
+  guint i;
+
+  for (i = 0; i < N_FRAMES; i++) {
+    gsize size = r->info.size;
+    guint8 *block = g_malloc (size + 256);
+    gsize skew = (128 - ((guintptr) block & 127)) % 128 + 16;
+    GstVideoFrame f;
+
+    r->frames[i] = gst_buffer_new_wrapped_full (0, block, size + 256, skew,
+        size, block, g_free);
+    r->n_frames++;
+    if (!gst_video_frame_map (&f, &r->info, r->frames[i], GST_MAP_WRITE)) {
+      *why = g_strdup ("cannot map a plain buffer");
+      return FALSE;
+    }
+    fill_frame (&f, random);
+    gst_video_frame_unmap (&f);
+  }
+  return TRUE;
+}
+
 /* Frames from the element's proposed pool (falls back to a plain video
  * pool when it proposes none), filled once. */
 static gboolean
 rig_make_frames (Rig * r, GstCaps * caps, gboolean random, gchar ** why)
 {
-  GstQuery *q = gst_query_new_allocation (caps, TRUE);
+  GstQuery *q;
   GstStructure *config;
   guint size = 0, min = 0, max = 0, i;
 
+  if (r->plain)
+    return rig_make_plain_frames (r, random, why);
+  q = gst_query_new_allocation (caps, TRUE);
   if (gst_pad_peer_query (r->h->srcpad, q)
       && gst_query_get_n_allocation_pools (q) > 0)
     gst_query_parse_nth_allocation_pool (q, 0, &r->pool, &size, &min, &max);
@@ -507,7 +585,6 @@ rig_make_frames (Rig * r, GstCaps * caps, gboolean random, gchar ** why)
   }
   for (i = 0; i < N_FRAMES; i++) {
     GstVideoFrame f;
-    guint p;
 
     if (gst_buffer_pool_acquire_buffer (r->pool, &r->frames[i], NULL)
         != GST_FLOW_OK) {
@@ -519,29 +596,61 @@ rig_make_frames (Rig * r, GstCaps * caps, gboolean random, gchar ** why)
       *why = g_strdup ("cannot map a pool buffer");
       return FALSE;
     }
-    for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
-      gint comp[GST_VIDEO_MAX_COMPONENTS];
-      gsize n;
-
-      gst_video_format_info_component (f.info.finfo, p, comp);
-      n = (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&f, p) *
-          GST_VIDEO_FRAME_COMP_HEIGHT (&f, comp[0]);
-      if (random)
-        fill_random (GST_VIDEO_FRAME_PLANE_DATA (&f, p), n);
-      else
-        memset (GST_VIDEO_FRAME_PLANE_DATA (&f, p), 0x5a, n);
-    }
+    fill_frame (&f, random);
     gst_video_frame_unmap (&f);
   }
   return TRUE;
 }
 
-/* @props: NULL-terminated name, value, name, value...; @sinkcaps: what the
- * harness' sink accepts (NULL: anything). Returns a skip reason or NULL. */
+/* A chain of elements ("a ! b ! c") as one element with sink and src pads;
+ * `device` set on each element that has the property, and the first of
+ * them kept for its device name and kernel time */
+static gchar *
+rig_make_chain (Rig * r, const gchar * desc, const gchar * device)
+{
+  GError *err = NULL;
+  GstIterator *it;
+  GValue v = G_VALUE_INIT;
+  GList *els = NULL, *l;
+  gchar *why = NULL;
+
+  r->el = gst_parse_bin_from_description (desc, TRUE, &err);
+  if (!r->el) {
+    why = g_strdup_printf ("cannot make %s: %s", desc, err->message);
+    g_clear_error (&err);
+    return why;
+  }
+  g_clear_error (&err);         /* a warning, e.g. a missing property */
+  it = gst_bin_iterate_sorted (GST_BIN (r->el));
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    els = g_list_prepend (els, g_value_dup_object (&v));
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  /* sorted from sink to source: prepending puts the source first */
+  for (l = els; l && !why; l = l->next) {
+    GstElement *e = l->data;
+
+    if (!g_object_class_find_property (G_OBJECT_GET_CLASS (e), "device"))
+      continue;
+    if (device && !set_prop (e, "device", device, &why))
+      break;
+    if (!r->cl_el)
+      r->cl_el = e;
+  }
+  g_list_free_full (els, gst_object_unref);
+  return why;
+}
+
+/* @factory: an element, or a description "a prop=v ! b"; @props: NULL-terminated name,
+ * value, name, value... (single elements); @sinkcaps: what the harness'
+ * sink accepts (NULL: anything); @plain: frames in plain unaligned memory
+ * instead of the element's pool. Returns a skip reason or NULL. */
 static gchar *
 rig_open (Rig * r, const gchar * factory, const gchar * device,
     const gchar * const *props, const gchar * format, gint w, gint h,
-    const gchar * sinkcaps, gboolean random)
+    const gchar * sinkcaps, gboolean random, gboolean plain)
 {
   GstVideoFormat fmt = gst_video_format_from_string (format);
   GstCaps *caps, *accepted;
@@ -551,11 +660,19 @@ rig_open (Rig * r, const gchar * factory, const gchar * device,
   guint i;
 
   memset (r, 0, sizeof (*r));
-  r->el = gst_element_factory_make (factory, NULL);
-  if (!r->el)
-    return g_strdup_printf ("element %s not installed", factory);
-  if (device && !set_prop (r->el, "device", device, &why))
-    return why;
+  r->plain = plain;
+  if (strpbrk (factory, "! ")) {
+    if ((why = rig_make_chain (r, factory, device)))
+      return why;
+  } else {
+    r->el = gst_element_factory_make (factory, NULL);
+    if (!r->el)
+      return g_strdup_printf ("element %s not installed", factory);
+    if (device && !set_prop (r->el, "device", device, &why))
+      return why;
+    if (device)
+      r->cl_el = r->el;
+  }
   for (i = 0; props && props[i] && props[i + 1]; i += 2)
     if (!set_prop (r->el, props[i], props[i + 1], &why))
       return why;
@@ -663,10 +780,10 @@ rig_device_name (Rig * r)
 {
   gchar *name = NULL;
 
-  if (!r->el || !g_object_class_find_property (G_OBJECT_GET_CLASS (r->el),
-          "device-name"))
+  if (!r->cl_el || !g_object_class_find_property (G_OBJECT_GET_CLASS
+          (r->cl_el), "device-name"))
     return NULL;
-  g_object_get (r->el, "device-name", &name, NULL);
+  g_object_get (r->cl_el, "device-name", &name, NULL);
   if (name && !cl_device_name)
     cl_device_name = g_strdup (name);
   g_free (name);
@@ -694,35 +811,73 @@ check_caps (Rig * r, const gchar * expect)
   return why;
 }
 
-/* One GStreamer element case: ours (@device set) or a GStreamer yardstick.
- * @expect: caps the output must have (NULL: anything). */
+static gboolean
+want_memory (const gchar * mode)
+{
+  gchar **modes = g_strsplit (opt_memory, ",", -1);
+  gboolean yes = g_strv_contains ((const gchar * const *) modes, mode);
+
+  g_strfreev (modes);
+  return yes;
+}
+
+static void run_gst_once (const RowKey * key, const gchar * factory,
+    const gchar * device, const gchar * const *props,
+    const gchar * push_format, const gchar * sinkcaps, const gchar * expect,
+    const gchar * note, gboolean plain);
+
+/* One GStreamer element case: ours (@device set; once per --memory mode)
+ * or a GStreamer yardstick (frames from its pool, if any). @factory: an
+ * element or a chain "a ! b". @expect: caps the output must have (NULL:
+ * anything). */
 static void
 run_gst (const RowKey * key, const gchar * factory, const gchar * device,
     const gchar * const *props, const gchar * push_format,
     const gchar * sinkcaps, const gchar * expect, const gchar * note)
+{
+  if (!device || want_memory ("pool"))
+    run_gst_once (key, factory, device, props, push_format, sinkcaps, expect,
+        note, FALSE);
+  if (device && want_memory ("plain")) {
+    RowKey k = *key;
+
+    k.impl = "clfilters-plainmem";
+    run_gst_once (&k, factory, device, props, push_format, sinkcaps, expect,
+        note, TRUE);
+  }
+}
+
+static void
+run_gst_once (const RowKey * key, const gchar * factory, const gchar * device,
+    const gchar * const *props, const gchar * push_format,
+    const gchar * sinkcaps, const gchar * expect, const gchar * note,
+    gboolean plain)
 {
   Rig r;
   RowKey k = *key;
   gchar *why, *full_note;
   GArray *ms = NULL;
   gdouble kernel_ms = -1;
+  gboolean chain = strpbrk (factory, "! ") != NULL;
 
   why = rig_open (&r, factory, device, props,
       push_format ? push_format : key->format, key->width, key->height,
-      sinkcaps, TRUE);
+      sinkcaps, TRUE, plain);
+  /* a chain's kernel time would be its first element's only */
   if (!why)
     ms = measure (rig_step, &r, MAX (opt_warmup, 1), opt_kernel_time &&
-        device ? r.el : NULL, &kernel_ms, &why);
+        !chain ? r.cl_el : NULL, &kernel_ms, &why);
   if (ms && expect && (why = check_caps (&r, expect)))
     g_clear_pointer (&ms, g_array_unref);
   if (device)
     k.device = rig_device_name (&r);
   if (!k.device)
     k.device = device ? device : "cpu (GStreamer element)";
-  full_note = g_strdup_printf ("%s%s%s%s%s%s",
-      r.own_pool ? "element's pool" : "plain pool", note ? "; " : "",
+  full_note = g_strdup_printf ("%s%s%s%s%s%s", r.plain ?
+      "plain memory, 16 bytes past 128-byte alignment" : r.own_pool ?
+      "element's pool" : "plain pool", note ? "; " : "",
       note ? note : "", push_format ? "; pushed as " : "",
-      push_format ? push_format : "", opt_kernel_time && device &&
+      push_format ? push_format : "", opt_kernel_time && device && !chain &&
       kernel_ms < 0 ? "; no kernel-time (kernels not enqueued through "
       "gst_cl_base_filter_run_kernel)" : "");
   emit (&k, ms, kernel_ms, full_note, why);
@@ -1280,7 +1435,7 @@ first_frame_child (gint64 t_main)
   t0 = g_get_monotonic_time ();
   /* frames filled with a constant: only the element's work is counted */
   why = rig_open (&r, factory, opt_device, props, formats[0], w, h, NULL,
-      FALSE);
+      FALSE, FALSE);
   if (!why)
     rig_step (&r, 0, &why);
   t1 = g_get_monotonic_time ();
@@ -1474,6 +1629,219 @@ bench_overhead (const gchar * element)
   run_gst (&k, factory, opt_device, props, NULL, NULL, NULL,
       "per-frame fixed cost on a 16x16 frame");
   g_free (name);
+}
+
+/* ---- chains of elements ---- */
+
+/* "N of M links carry memory:OpenCL": whether frames stayed on the device
+ * between the chain's elements */
+static gchar *
+chain_memory_note (Rig * r)
+{
+  GstIterator *it = gst_bin_iterate_elements (GST_BIN (r->el));
+  GValue v = G_VALUE_INIT;
+  guint links = 0, device = 0;
+
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstPad *src = gst_element_get_static_pad (g_value_get_object (&v), "src");
+    GstPad *peer = src ? gst_pad_get_peer (src) : NULL;
+    GstCaps *caps = src ? gst_pad_get_current_caps (src) : NULL;
+
+    /* links inside the chain only (the last element's peer is the ghost
+     * pad's proxy) */
+    if (peer && !GST_IS_PROXY_PAD (peer)) {
+      links++;
+      if (caps && gst_caps_features_contains (gst_caps_get_features (caps, 0),
+              "memory:OpenCL"))
+        device++;
+    }
+    if (caps)
+      gst_caps_unref (caps);
+    if (peer)
+      gst_object_unref (peer);
+    if (src)
+      gst_object_unref (src);
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  return g_strdup_printf ("%u of %u links in memory:OpenCL", device, links);
+}
+
+#define MB "clconvolve preset=motion-blur"
+
+/* One frame through chains of elements, beside the same elements on system
+ * memory: the cost of the transfers device memory saves */
+static void
+bench_chain (const gchar * format, gint w, gint h)
+{
+  static const struct
+  {
+    const gchar *name, *desc;
+  } cases[] = {
+    {"upload-download", "clupload ! cldownload"},
+    {"conv", MB},
+    {"conv-hist", MB " ! clhistogram"},
+    {"up-conv-hist-down", "clupload ! " MB " ! clhistogram ! cldownload"},
+    {"conv3", MB " ! " MB " ! " MB},
+    {"up-conv3-down", "clupload ! " MB " ! " MB " ! " MB " ! cldownload"},
+  };
+  guint c;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    RowKey k = { "clfilters", "chain", cases[c].name, format, w, h, 0, NULL };
+    gboolean plain;
+
+    for (plain = FALSE; plain <= TRUE; plain++) {
+      Rig r;
+      GArray *ms = NULL;
+      gchar *why, *note = NULL;
+
+      if (!want_memory (plain ? "plain" : "pool"))
+        continue;
+      k.impl = plain ? "clfilters-plainmem" : "clfilters";
+      why = rig_open (&r, cases[c].desc, opt_device, NULL, format, w, h, NULL,
+          TRUE, plain);
+      if (!why)
+        ms = measure (rig_step, &r, MAX (opt_warmup, 1), NULL, NULL, &why);
+      if (ms) {
+        gchar *links = strchr (cases[c].desc, '!') ?
+            chain_memory_note (&r) : g_strdup ("one element");
+
+        note = g_strdup_printf ("%s; %s; %s", cases[c].desc, links,
+            plain ? "plain memory, 16 bytes past 128-byte alignment" :
+            r.own_pool ? "first element's pool" : "plain pool");
+        g_free (links);
+      }
+      k.device = rig_device_name (&r);
+      if (!k.device)
+        k.device = opt_device;
+      emit (&k, ms, -1, note, why);
+      g_free (note);
+      g_free (why);
+      if (ms)
+        g_array_unref (ms);
+      rig_close (&r);
+    }
+  }
+}
+
+/* ---- several devices at once ---- */
+
+typedef struct
+{
+  Rig r;
+  const gchar *device;
+  gchar *name;
+  guint64 frames;
+  gdouble seconds;
+  gchar *why;
+} Runner;
+
+static GMutex start_lock;
+static GCond start_cond;
+static gboolean started;
+
+static void
+runner_run (Runner * t)
+{
+  gint64 start = now_ns (), end = start + (gint64) (opt_seconds * 1e9);
+  guint i = 0;
+
+  t->frames = 0;
+  while (now_ns () < end && !t->why) {
+    if (rig_step (&t->r, i++, &t->why))
+      t->frames++;
+  }
+  t->seconds = (now_ns () - start) / 1e9;
+}
+
+static gpointer
+runner_thread (gpointer data)
+{
+  g_mutex_lock (&start_lock);
+  while (!started)
+    g_cond_wait (&start_cond, &start_lock);
+  g_mutex_unlock (&start_lock);
+  runner_run (data);
+  return NULL;
+}
+
+static void
+emit_runner (Runner * t, const gchar * casename, const gchar * extra)
+{
+  gdouble fps = t->frames / t->seconds, v = 1000.0 / MAX (fps, 1e-9);
+  GArray *ms = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  gchar *dev = g_strdup_printf ("%s (%s)", t->device, t->name);
+  RowKey k = { "clfilters", "multi-dev", casename, NULL, t->r.info.width,
+    t->r.info.height, 0, dev
+  };
+  gchar *note = g_strdup_printf ("%" G_GUINT64_FORMAT " frames in %.2f s = "
+      "%.1f frames/s%s", t->frames, t->seconds, fps, extra ? extra : "");
+
+  k.format = gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&t->r.info));
+  g_array_append_val (ms, v);
+  emit (&k, t->why ? NULL : ms, -1, note, t->why);
+  g_array_unref (ms);
+  g_free (note);
+  g_free (dev);
+}
+
+/* The chain on each device alone, then on every device at once (one
+ * pipeline per device, each in its own thread, all started together) */
+static void
+bench_multi_device (const gchar * format, gint w, gint h)
+{
+  const gchar *desc = opt_chain ? opt_chain : "clupload ! " MB
+      " ! clhistogram ! cldownload";
+  gchar **devices = g_strsplit (opt_multi_device, ",", -1);
+  guint n = g_strv_length (devices), i;
+  Runner *t = g_new0 (Runner, n);
+  GThread **threads = g_new0 (GThread *, n);
+  gdouble alone = 0, together = 0;
+  gchar *why;
+
+  g_print ("# multi-device: %s, %dx%d %s, %.1f s per measurement\n", desc, w,
+      h, format, opt_seconds);
+  for (i = 0; i < n; i++) {
+    t[i].device = devices[i];
+    why = rig_open (&t[i].r, desc, devices[i], NULL, format, w, h, NULL, TRUE,
+        FALSE);
+    if (why) {
+      g_printerr ("clbench: %s on %s: %s\n", desc, devices[i], why);
+      exit (1);
+    }
+    if (t[i].r.cl_el)
+      g_object_get (t[i].r.cl_el, "device-name", &t[i].name, NULL);
+    /* warm: programs built, pools filled */
+    for (guint j = 0; j < 20 && !t[i].why; j++)
+      rig_step (&t[i].r, j, &t[i].why);
+    runner_run (&t[i]);
+    emit_runner (&t[i], "alone", NULL);
+    alone += t[i].frames / t[i].seconds;
+  }
+  for (i = 0; i < n; i++)
+    threads[i] = g_thread_new ("runner", runner_thread, &t[i]);
+  g_mutex_lock (&start_lock);
+  started = TRUE;
+  g_cond_broadcast (&start_cond);
+  g_mutex_unlock (&start_lock);
+  for (i = 0; i < n; i++) {
+    g_thread_join (threads[i]);
+    together += t[i].frames / t[i].seconds;
+  }
+  for (i = 0; i < n; i++)
+    emit_runner (&t[i], "together", NULL);
+  g_print ("# together: %.1f frames/s in all, %.2fx the mean of one device "
+      "alone (%.1f frames/s)\n", together, together / (alone / n), alone / n);
+  for (i = 0; i < n; i++) {
+    rig_close (&t[i].r);
+    g_free (t[i].name);
+    g_free (t[i].why);
+  }
+  g_free (t);
+  g_free (threads);
+  g_strfreev (devices);
 }
 
 /* ---- live property changes ---- */
@@ -1771,6 +2139,8 @@ main (int argc, char **argv)
     opt_ksizes = g_strdup ("3,5,7,9,15,31");
   if (!opt_sweep_size)
     opt_sweep_size = g_strdup ("1920x1080");
+  if (!opt_memory)
+    opt_memory = g_strdup ("pool,plain");
 
   if (opt_first_frame)
     return first_frame_child (t_main);
@@ -1810,6 +2180,16 @@ main (int argc, char **argv)
   }
   print_table_header ();
 
+  if (opt_multi_device) {
+    gint w, h;
+
+    if (!parse_size (sizes[0], &w, &h)) {
+      g_printerr ("bad size %s\n", sizes[0]);
+      return 2;
+    }
+    bench_multi_device (formats[0], w, h);
+    goto done;
+  }
   if (opt_live_change) {
     for (i = 0; elements[i]; i++)
       bench_live_change (elements[i]);
@@ -1838,6 +2218,8 @@ main (int argc, char **argv)
           bench_histogram (formats[f], w, h, yard);
         else if (!strcmp (elements[i], "integral"))
           bench_integral (formats[f], w, h, yard);
+        else if (!strcmp (elements[i], "chain"))
+          bench_chain (formats[f], w, h);
         else if (!strcmp (elements[i], "convolve")) {
           bench_convolve (formats[f], w, h, CV_MOTION, 7, yard);
           bench_convolve (formats[f], w, h, CV_GAUSS, 7, yard);
@@ -1871,10 +2253,13 @@ main (int argc, char **argv)
   }
 
   if (!opt_no_fixed) {
+    /* fixed costs are the elements' own (a chain has none of its own) */
     for (i = 0; elements[i]; i++)
-      bench_overhead (elements[i]);
+      if (strcmp (elements[i], "chain"))
+        bench_overhead (elements[i]);
     for (i = 0; elements[i]; i++)
-      bench_first_frame (elements[i]);
+      if (strcmp (elements[i], "chain"))
+        bench_first_frame (elements[i]);
   }
 
 done:
