@@ -6,15 +6,18 @@
 #   meson setup build-gpu --buildtype=release && meson compile -C build-gpu
 # then, on the GPU machine, from the project root with .gpu and build-gpu:
 #   scripts/gpu-check.sh OUTDIR [TEST_TIMEOUT_S] [PARTS]
-# PARTS (default "tests bench"): "tests" alone or "bench" alone fits one
-# 10-minute slot better. Runs every test binary on the GPU (device auto = first GPU), the first-frame
+# PARTS (default "tests bench chain overlay multi"): any of them; "tests"
+# alone or "bench" alone fits one 10-minute slot better. chain: clupload !
+# ... ! cldownload chains beside the same elements on system memory;
+# overlay: clhistogram with and without overlay=true on every format;
+# multi: one pipeline per GPU, alone and all at once (needs 2+ GPUs). Runs every test binary on the GPU (device auto = first GPU), the first-frame
 # timings, then the benchmark: end to end with kernel-only times, and 1080p
 # beside the C references. OUTDIR gets the CSVs and logs.tgz. Exits non-zero
 # when any step failed.
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [TEST_TIMEOUT_S]}
 tmo=${2:-200}
-parts=${3:-tests bench}
+parts=${3:-tests bench chain overlay multi}
 logs=$(mktemp -d)
 mkdir -p "$out"
 failed=0
@@ -47,13 +50,44 @@ step first-frame 300 scripts/first-frame.sh 2
 cat "$logs/first-frame.log"
 step live-change 120 "$bench" --device gpu --live-change --no-yardsticks
 grep -i "gap\|change" "$logs/live-change.log" | head -8
-step gpu-e2e 120 "$bench" --device gpu --sizes 1920x1080,3840x2160,7680x4320 \
+step gpu-e2e 120 "$bench" --device gpu --memory pool --sizes 1920x1080,3840x2160,7680x4320 \
   --formats RGBA,GRAY8 --kernel-sizes 3,7,15,31 --no-yardsticks --csv "$out/gpu-e2e.csv"
-step gpu-kernel 120 "$bench" --device gpu --kernel-time --no-yardsticks --no-fixed \
+step gpu-kernel 120 "$bench" --device gpu --memory pool --kernel-time --no-yardsticks --no-fixed \
   --sizes 1920x1080,3840x2160,7680x4320 --formats RGBA,GRAY8 --kernel-sizes 7 \
   --csv "$out/gpu-kernel.csv"
-step gpu-cref 120 "$bench" --device gpu --sizes 1920x1080 --formats RGBA,GRAY8 \
+step gpu-cref 120 "$bench" --device gpu --memory pool --sizes 1920x1080 --formats RGBA,GRAY8 \
   --elements integral,histogram --no-fixed --csv "$out/gpu-cref.csv"
+fi
+if [[ $parts == *chain* ]]; then
+step chain 240 "$bench" --device gpu --elements chain --formats RGBA \
+  --sizes 1920x1080,3840x2160 --no-fixed --csv "$out/gpu-chain.csv"
+cat "$logs/chain.log"
+fi
+if [[ $parts == *overlay* ]]; then
+step overlay 240 "$bench" --device gpu --elements histogram --memory pool \
+  --formats RGBA,I420,NV12,YUY2,GRAY8 --sizes 1920x1080 --no-yardsticks --no-fixed \
+  --csv "$out/gpu-overlay.csv"
+cat "$logs/overlay.log"
+fi
+if [[ $parts == *multi* ]]; then
+  # every device of the first platform that has GPUs, as P:D
+  gpus=$(clinfo -l | awk '
+    /^Platform #/ { p = $2; gsub(/[#:]/, "", p); if (found) exit }
+    /Device #/ && /NVIDIA|AMD|Radeon|Graphics/ {
+      d = $0; sub(/.*Device #/, "", d); sub(/:.*/, "", d)
+      list = list (list ? "," : "") p ":" d; found = 1 }
+    END { print list }')
+  echo "GPUs: $gpus"
+  if [[ $gpus == *,* ]]; then
+    step multi-1080p 200 "$bench" --multi-device "$gpus" --sizes 1920x1080 \
+      --formats RGBA --seconds 5 --csv "$out/gpu-multi-1080p.csv"
+    cat "$logs/multi-1080p.log"
+    step multi-4k 200 "$bench" --multi-device "$gpus" --sizes 3840x2160 \
+      --formats RGBA --seconds 5 --csv "$out/gpu-multi-4k.csv"
+    cat "$logs/multi-4k.log"
+  else
+    echo "multi: one GPU only, skipped"
+  fi
 fi
 tar czf "$out/logs.tgz" -C "$logs" .
 echo "gpu-check: $failed step(s) failed"
