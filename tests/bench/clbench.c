@@ -499,23 +499,32 @@ rig_close (Rig * r)
   g_clear_pointer (&r->error, g_free);
 }
 
-static void
-fill_frame (GstVideoFrame * f, gboolean random)
+/* Takes @buf as frame @i and fills it with random pixels (or 0x5a) */
+static gboolean
+rig_add_frame (Rig * r, GstBuffer * buf, gboolean random, gchar ** why)
 {
+  GstVideoFrame f;
   guint p;
 
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (f); p++) {
+  r->frames[r->n_frames++] = buf;
+  if (!gst_video_frame_map (&f, &r->info, buf, GST_MAP_WRITE)) {
+    *why = g_strdup ("cannot map a frame for filling");
+    return FALSE;
+  }
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&f); p++) {
     gint comp[GST_VIDEO_MAX_COMPONENTS];
     gsize n;
 
-    gst_video_format_info_component (f->info.finfo, p, comp);
-    n = (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (f, p) *
-        GST_VIDEO_FRAME_COMP_HEIGHT (f, comp[0]);
+    gst_video_format_info_component (f.info.finfo, p, comp);
+    n = (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&f, p) *
+        GST_VIDEO_FRAME_COMP_HEIGHT (&f, comp[0]);
     if (random)
-      fill_random (GST_VIDEO_FRAME_PLANE_DATA (f, p), n);
+      fill_random (GST_VIDEO_FRAME_PLANE_DATA (&f, p), n);
     else
-      memset (GST_VIDEO_FRAME_PLANE_DATA (f, p), 0x5a, n);
+      memset (GST_VIDEO_FRAME_PLANE_DATA (&f, p), 0x5a, n);
   }
+  gst_video_frame_unmap (&f);
+  return TRUE;
 }
 
 /* Frames as a camera, decoder or appsrc hands them over: system memory of
@@ -530,17 +539,10 @@ rig_make_plain_frames (Rig * r, gboolean random, gchar ** why)
     gsize size = r->info.size;
     guint8 *block = g_malloc (size + 256);
     gsize skew = (128 - ((guintptr) block & 127)) % 128 + 16;
-    GstVideoFrame f;
 
-    r->frames[i] = gst_buffer_new_wrapped_full (0, block, size + 256, skew,
-        size, block, g_free);
-    r->n_frames++;
-    if (!gst_video_frame_map (&f, &r->info, r->frames[i], GST_MAP_WRITE)) {
-      *why = g_strdup ("cannot map a plain buffer");
+    if (!rig_add_frame (r, gst_buffer_new_wrapped_full (0, block, size + 256,
+                skew, size, block, g_free), random, why))
       return FALSE;
-    }
-    fill_frame (&f, random);
-    gst_video_frame_unmap (&f);
   }
   return TRUE;
 }
@@ -584,20 +586,14 @@ rig_make_frames (Rig * r, GstCaps * caps, gboolean random, gchar ** why)
     return FALSE;
   }
   for (i = 0; i < N_FRAMES; i++) {
-    GstVideoFrame f;
+    GstBuffer *buf = NULL;
 
-    if (gst_buffer_pool_acquire_buffer (r->pool, &r->frames[i], NULL)
-        != GST_FLOW_OK) {
+    if (gst_buffer_pool_acquire_buffer (r->pool, &buf, NULL) != GST_FLOW_OK) {
       *why = g_strdup ("cannot acquire a buffer from the proposed pool");
       return FALSE;
     }
-    r->n_frames++;
-    if (!gst_video_frame_map (&f, &r->info, r->frames[i], GST_MAP_WRITE)) {
-      *why = g_strdup ("cannot map a pool buffer");
+    if (!rig_add_frame (r, buf, random, why))
       return FALSE;
-    }
-    fill_frame (&f, random);
-    gst_video_frame_unmap (&f);
   }
   return TRUE;
 }
