@@ -233,6 +233,51 @@ test_skip_without_cl_device (const gchar * suite)
   exit (TEST_EXIT_SKIP);
 }
 
+gint
+test_run_suite_unforked (Suite * suite, const gchar * keeper_factory)
+{
+  GstElement *keeper = NULL;
+  SRunner *sr;
+  gint failed;
+
+  if (keeper_factory) {
+    keeper = gst_element_factory_make (keeper_factory, NULL);
+    g_assert_true (keeper != NULL);
+    g_assert_true (gst_element_set_state (keeper, GST_STATE_PAUSED) ==
+        GST_STATE_CHANGE_SUCCESS);
+  }
+  sr = srunner_create (suite);
+  srunner_set_fork_status (sr, CK_NOFORK);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  if (keeper) {
+    gst_element_set_state (keeper, GST_STATE_NULL);
+    gst_object_unref (keeper);
+  }
+  return failed != 0;
+}
+
+GstObject *
+test_element_cl_context (GstElement * element)
+{
+  GstQuery *query = gst_query_new_context ("gst.cl.context");
+  GstContext *context = NULL;
+  GstObject *ctx = NULL;
+
+  if (gst_element_query (element, query)) {
+    const GValue *v;
+
+    gst_query_parse_context (query, &context);
+    v = gst_structure_get_value (gst_context_get_structure (context),
+        "context");
+    fail_unless (v != NULL && G_VALUE_HOLDS_OBJECT (v));
+    ctx = g_value_dup_object (v);
+  }
+  gst_query_unref (query);
+  return ctx;
+}
+
 typedef struct
 {
   gpointer base;

@@ -6,6 +6,7 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include <gst/check/gstharness.h>
+#include <gst/check/gstcheck.h>
 
 G_BEGIN_DECLS
 
@@ -59,6 +60,17 @@ gboolean test_have_cl_device (void);
 /* Without an OpenCL device: says so and exits with TEST_EXIT_SKIP, so a
  * machine without one never looks green. Call at the start of main(). */
 void test_skip_without_cl_device (const gchar * suite);
+
+/* Runs @suite in this process (no fork: PoCL does not survive fork() once
+ * used, and counters see every case), with one started @keeper_factory
+ * element alive throughout when not NULL: every case's elements then share
+ * its OpenCL context and program cache (much faster under valgrind).
+ * Returns main()'s exit status. */
+gint test_run_suite_unforked (Suite * suite, const gchar * keeper_factory);
+
+/* The GstClContext @element answers a "gst.cl.context" query with (a new
+ * reference), NULL when it has none */
+GstObject *test_element_cl_context (GstElement * element);
 
 /* Tears down a harness whose element posts on @bus, and drops the bus */
 void test_free_harness (GstHarness * h, GstBus * bus);

@@ -209,26 +209,6 @@ GST_START_TEST (test_env_overrides_auto)
 }
 GST_END_TEST;
 
-static GstObject *
-element_cl_context (GstElement * element)
-{
-  GstQuery *query = gst_query_new_context ("gst.cl.context");
-  GstContext *context = NULL;
-  GstObject *ctx = NULL;
-
-  if (gst_element_query (element, query)) {
-    const GValue *v;
-
-    gst_query_parse_context (query, &context);
-    v = gst_structure_get_value (gst_context_get_structure (context),
-        "context");
-    fail_unless (v != NULL && G_VALUE_HOLDS_OBJECT (v));
-    ctx = g_value_dup_object (v);
-  }
-  gst_query_unref (query);
-  return ctx;
-}
-
 static GstElement *
 run_two_filter_pipeline (guint * n_have_context)
 {
@@ -275,8 +255,8 @@ GST_START_TEST (test_context_shared_in_pipeline)
   GstElement *a = gst_bin_get_by_name (GST_BIN (p1), "a");
   GstElement *b = gst_bin_get_by_name (GST_BIN (p1), "b");
   GstElement *c = gst_bin_get_by_name (GST_BIN (p2), "a");
-  GstObject *ca = element_cl_context (a), *cb = element_cl_context (b);
-  GstObject *cc = element_cl_context (c);
+  GstObject *ca = test_element_cl_context (a), *cb = test_element_cl_context (b);
+  GstObject *cc = test_element_cl_context (c);
 
   /* one context announced per pipeline, and one context per process */
   fail_unless_equals_int (n_have, 1);
@@ -377,7 +357,7 @@ GST_START_TEST (test_held_context_not_replaced)
   gst_structure_set (gst_context_writable_structure (by_device),
       "device", G_TYPE_STRING, "cpu", NULL);
   gst_element_set_context (f, by_device);
-  first = element_cl_context (f);
+  first = test_element_cl_context (f);
   fail_unless (first != NULL);
 
   /* an application context would make a distinct GstClContext: it must not
@@ -391,7 +371,7 @@ GST_START_TEST (test_held_context_not_replaced)
       "cl-context", G_TYPE_UINT64, (guint64) (guintptr) app_ctx,
       "cl-device", G_TYPE_UINT64, (guint64) (guintptr) device, NULL);
   gst_element_set_context (f, other);
-  after = element_cl_context (f);
+  after = test_element_cl_context (f);
   fail_unless (after == first);
 
   gst_object_unref (first);
@@ -634,7 +614,7 @@ reader_thread (gpointer data)
       r->n_named++;
     }
     g_free (name);
-    if ((ctx = element_cl_context (r->element))) {
+    if ((ctx = test_element_cl_context (r->element))) {
       r->n_answered++;
       gst_object_unref (ctx);
     }

@@ -618,23 +618,10 @@ clhostile_suite (void)
 int
 main (int argc, char **argv)
 {
-  GstElement *keeper;
-  int ret;
+  gint ret;
 
-  /* one process: PoCL does not survive fork() once the keeper started it */
-  g_setenv ("CK_FORK", "no", TRUE);
   gst_check_init (&argc, &argv);
-  if (!test_have_cl_device ()) {
-    g_print ("clhostile: skipped, no OpenCL device\n");
-    return 77;
-  }
-  /* one element alive throughout keeps the OpenCL context and its program
-   * cache: every case's elements share them (much faster under valgrind) */
-  keeper = gst_element_factory_make ("clhistogram", NULL);
-  g_assert_true (gst_element_set_state (keeper, GST_STATE_PAUSED) ==
-      GST_STATE_CHANGE_SUCCESS);
-  ret = gst_check_run_suite (clhostile_suite (), "clhostile", __FILE__);
-  gst_element_set_state (keeper, GST_STATE_NULL);
-  gst_object_unref (keeper);
+  test_skip_without_cl_device ("clhostile");
+  ret = test_run_suite_unforked (clhostile_suite (), "clhistogram");
   return ret;
 }

@@ -535,19 +535,11 @@ cllive_suite (void)
 int
 main (int argc, char **argv)
 {
-  SRunner *sr;
-  gint failed;
+  gint ret;
 
   gst_check_init (&argc, &argv);
-  if (!test_have_cl_device ()) {
-    g_print ("cllive: no OpenCL device, skipped\n");
-    return 77;
-  }
-  sr = srunner_create (cllive_suite ());
-  srunner_set_fork_status (sr, CK_NOFORK);
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
+  test_skip_without_cl_device ("cllive");
+  ret = test_run_suite_unforked (cllive_suite (), NULL);
   g_print ("cllive: %u results compared with the reference\n", n_checked);
-  return failed != 0;
+  return ret;
 }

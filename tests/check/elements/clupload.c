@@ -277,26 +277,6 @@ GST_START_TEST (test_bad_device)
 }
 GST_END_TEST;
 
-static GstObject *
-element_cl_context (GstElement * element)
-{
-  GstQuery *query = gst_query_new_context ("gst.cl.context");
-  GstContext *context = NULL;
-  GstObject *ctx = NULL;
-
-  if (gst_element_query (element, query)) {
-    const GValue *v;
-
-    gst_query_parse_context (query, &context);
-    v = gst_structure_get_value (gst_context_get_structure (context),
-        "context");
-    fail_unless (v != NULL && G_VALUE_HOLDS_OBJECT (v));
-    ctx = g_value_dup_object (v);
-  }
-  gst_query_unref (query);
-  return ctx;
-}
-
 /* Both elements run on one context, announced once on the bus */
 GST_START_TEST (test_context_shared)
 {
@@ -327,8 +307,8 @@ GST_START_TEST (test_context_shared)
     done = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
     gst_message_unref (msg);
   }
-  cu = element_cl_context (u);
-  cd = element_cl_context (d);
+  cu = test_element_cl_context (u);
+  cd = test_element_cl_context (d);
   fail_unless_equals_int (n_have, 1);
   fail_unless (cu != NULL && cu == cd);
 
@@ -581,20 +561,11 @@ clupload_suite (void)
 int
 main (int argc, char **argv)
 {
-  SRunner *sr;
-  gint failed;
+  gint ret;
 
   gst_check_init (&argc, &argv);
-  if (!test_have_cl_device ()) {
-    g_print ("clupload: no OpenCL device, skipped\n");
-    return 77;
-  }
-  sr = srunner_create (clupload_suite ());
-  /* one process: the counter below sees every case */
-  srunner_set_fork_status (sr, CK_NOFORK);
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
+  test_skip_without_cl_device ("clupload");
+  ret = test_run_suite_unforked (clupload_suite (), NULL);
   g_print ("clupload: %u frames compared\n", n_compared);
-  return failed != 0;
+  return ret;
 }
