@@ -1173,6 +1173,7 @@ decorate (GstClHistogram * self, GstBuffer * buf, gboolean attach_meta,
   if (!ov->enabled)
     return TRUE;
   d.bins = MIN (self->last_bins, self->range);
+  memcpy (d.roi, self->last_roi, sizeof (d.roi));
   if (!gst_cl_histogram_overlay_draw (self->overlay, ov, info, buf,
           g_atomic_int_get (&self->downstream_composition), &d)) {
     GST_ELEMENT_ERROR (self, RESOURCE, WRITE,

@@ -23,6 +23,10 @@
 #define DEFAULT_HEIGHT 0
 #define DEFAULT_ALPHA 0.5
 #define DEFAULT_MODE GST_CL_HISTOGRAM_OVERLAY_OVERLAID
+#define DEFAULT_ROI_OUTLINE FALSE
+/* the ROI's outline: opaque white, 1 pixel up to 1079 lines, 2 at 1080p */
+#define OUTLINE_ARGB 0xffffffffu
+#define OUTLINE_PER_LINES 540
 
 /* automatic box: a third of the frame, at most one column per 8-bit value
  * plus the padding */
@@ -47,9 +51,10 @@ enum
   OV_PROP_HEIGHT,
   OV_PROP_ALPHA,
   OV_PROP_MODE,
+  OV_PROP_ROI_OUTLINE,
 };
 
-G_STATIC_ASSERT (OV_PROP_MODE + 1 == GST_CL_HISTOGRAM_OVERLAY_N_PROPS);
+G_STATIC_ASSERT (OV_PROP_ROI_OUTLINE + 1 == GST_CL_HISTOGRAM_OVERLAY_N_PROPS);
 
 static GType
 scale_get_type (void)
@@ -117,6 +122,7 @@ gst_cl_histogram_overlay_settings_init (GstClHistogramOverlaySettings * s)
   s->height = DEFAULT_HEIGHT;
   s->alpha = DEFAULT_ALPHA;
   s->mode = DEFAULT_MODE;
+  s->roi_outline = DEFAULT_ROI_OUTLINE;
 }
 
 void
@@ -160,6 +166,11 @@ gst_cl_histogram_overlay_install (GObjectClass * klass, guint first_id)
           "overlaid: every channel on one graph (overlaps add up: red + "
           "green = yellow); parade: one graph per channel, side by side",
           mode_get_type (), DEFAULT_MODE, live));
+  g_object_class_install_property (klass, first_id + OV_PROP_ROI_OUTLINE,
+      g_param_spec_boolean ("overlay-roi", "Overlay ROI outline",
+          "With overlay: also outline the region of interest (roi-*) the "
+          "histogram counts, in white, when it is smaller than the frame",
+          DEFAULT_ROI_OUTLINE, live));
 
   gst_type_mark_as_plugin_api (scale_get_type (), 0);
   gst_type_mark_as_plugin_api (position_get_type (), 0);
@@ -191,6 +202,9 @@ gst_cl_histogram_overlay_set_property (GstClHistogramOverlaySettings * s,
       break;
     case OV_PROP_MODE:
       s->mode = g_value_get_enum (value);
+      break;
+    case OV_PROP_ROI_OUTLINE:
+      s->roi_outline = g_value_get_boolean (value);
       break;
     default:
       return FALSE;
@@ -224,6 +238,9 @@ gst_cl_histogram_overlay_get_property (const GstClHistogramOverlaySettings *
     case OV_PROP_MODE:
       g_value_set_enum (value, s->mode);
       break;
+    case OV_PROP_ROI_OUTLINE:
+      g_value_set_boolean (value, s->roi_outline);
+      break;
     default:
       return FALSE;
   }
@@ -255,8 +272,14 @@ struct _GstClHistogramOverlay
   guint64 *raw_ends;            /* (height, column, channel) of each bar */
   guint32 *ends;                /* the same sorted by height */
   guint *ends_at;               /* gh + 1 */
+  guint8 *ones;                 /* class 1 for an outline edge */
   gsize bars_len, cols_len, heights_len, classes_len, row_len, raw_ends_len,
-      ends_len, ends_at_len;
+      ends_len, ends_at_len, ones_len;
+  /* the ROI outline's edges as rectangles, kept while the edges stay (no
+   * allocation per frame) */
+  GstVideoOverlayRectangle *edge_rects[4];
+  Box edge_boxes[4];
+  guint n_edge_rects;
 };
 
 GstClHistogramOverlay *
@@ -278,6 +301,16 @@ drop_pool (GstClHistogramOverlay * ov)
   }
 }
 
+static void
+drop_edge_rects (GstClHistogramOverlay * ov)
+{
+  guint i;
+
+  for (i = 0; i < ov->n_edge_rects; i++)
+    gst_video_overlay_rectangle_unref (ov->edge_rects[i]);
+  ov->n_edge_rects = 0;
+}
+
 void
 gst_cl_histogram_overlay_free (GstClHistogramOverlay * ov)
 {
@@ -293,6 +326,8 @@ gst_cl_histogram_overlay_free (GstClHistogramOverlay * ov)
   g_free (ov->raw_ends);
   g_free (ov->ends);
   g_free (ov->ends_at);
+  g_free (ov->ones);
+  drop_edge_rects (ov);
   g_free (ov);
 }
 
@@ -331,6 +366,46 @@ place_box (const GstClHistogramOverlaySettings * s, gint fw, gint fh,
   y1 = MIN (b->y + b->h, fh);
   b->vw = MAX (x1 - b->vx, 0);
   b->vh = MAX (y1 - b->vy, 0);
+}
+
+static guint
+add_edge (Box * e, guint n, gint x, gint y, gint w, gint h)
+{
+  Box *b = &e[n];
+
+  b->x = b->vx = x;
+  b->y = b->vy = y;
+  b->w = b->vw = w;
+  b->h = b->vh = h;
+  b->pad = 0;
+  return n + 1;
+}
+
+/* The ROI's outline as up to four boxes just inside its edges (top,
+ * bottom, left, right); 0 when there is nothing to outline (overlay-roi
+ * off, or the ROI is the whole frame) */
+static guint
+outline_edges (const GstClHistogramOverlaySettings * s,
+    const GstClHistogramOverlayData * d, gint fw, gint fh, Box e[4])
+{
+  /* the element clips the ROI to the frame; clip again all the same */
+  gint x = CLAMP (d->roi[0], 0, fw), y = CLAMP (d->roi[1], 0, fh);
+  gint w = CLAMP (d->roi[2], 0, fw - x), h = CLAMP (d->roi[3], 0, fh - y);
+  gint t = MAX (1, MIN (fw, fh) / OUTLINE_PER_LINES);
+  guint n = 0;
+
+  if (!s->roi_outline || w == 0 || h == 0 || (w == fw && h == fh))
+    return 0;
+  t = MIN (t, MIN (w, h));
+  n = add_edge (e, n, x, y, w, t);
+  if (h > t)
+    n = add_edge (e, n, x, y + h - t, w, t);
+  if (h > 2 * t) {
+    n = add_edge (e, n, x, y + t, t, h - 2 * t);
+    if (w > t)
+      n = add_edge (e, n, x + w - t, y + t, t, h - 2 * t);
+  }
+  return n;
 }
 
 /* channel colours as 0xRRGGBB, by name */
@@ -562,24 +637,65 @@ render (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
   }
 }
 
-/* Adds our rectangle to @buf's composition meta, or makes one */
+/* Adds our rectangles to @buf's composition meta, or makes one */
 static void
-attach_rectangle (GstBuffer * buf, GstVideoOverlayRectangle * rect)
+attach_composition (GstBuffer * buf, GstVideoOverlayComposition * ours)
 {
   GstVideoOverlayCompositionMeta *meta =
       gst_buffer_get_video_overlay_composition_meta (buf);
   GstVideoOverlayComposition *comp;
+  guint i;
 
   if (meta) {
     /* upstream's composition (e.g. subtitles): keep it, add ours on top */
     comp = gst_video_overlay_composition_copy (meta->overlay);
-    gst_video_overlay_composition_add_rectangle (comp, rect);
+    for (i = 0; i < gst_video_overlay_composition_n_rectangles (ours); i++)
+      gst_video_overlay_composition_add_rectangle (comp,
+          gst_video_overlay_composition_get_rectangle (ours, i));
     gst_buffer_remove_video_overlay_composition_meta (buf, meta);
   } else {
-    comp = gst_video_overlay_composition_new (rect);
+    comp = gst_video_overlay_composition_ref (ours);
   }
   gst_buffer_add_video_overlay_composition_meta (buf, comp);
   gst_video_overlay_composition_unref (comp);
+}
+
+/* @comp (may be NULL) with @rect added on top; takes @rect */
+static GstVideoOverlayComposition *
+add_to_composition (GstVideoOverlayComposition * comp,
+    GstVideoOverlayRectangle * rect)
+{
+  if (!comp)
+    comp = gst_video_overlay_composition_new (rect);
+  else
+    gst_video_overlay_composition_add_rectangle (comp, rect);
+  gst_video_overlay_rectangle_unref (rect);
+  return comp;
+}
+
+/* The outline's edges as opaque white ARGB rectangles, made again only
+ * when the edges change */
+static void
+ensure_edge_rects (GstClHistogramOverlay * ov, const Box * e, guint n)
+{
+  guint i;
+
+  if (n == ov->n_edge_rects && !memcmp (e, ov->edge_boxes, n * sizeof (Box)))
+    return;
+  drop_edge_rects (ov);
+  for (i = 0; i < n; i++) {
+    gsize size = (gsize) e[i].w * e[i].h * 4;
+    GstBuffer *px = gst_buffer_new_allocate (NULL, size, NULL);
+
+    gst_buffer_memset (px, 0, 0xff, size);
+    gst_buffer_add_video_meta (px, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB, e[i].w, e[i].h);
+    ov->edge_rects[i] = gst_video_overlay_rectangle_new_raw (px, e[i].x,
+        e[i].y, e[i].w, e[i].h, GST_VIDEO_OVERLAY_FORMAT_FLAG_NONE);
+    gst_buffer_unref (px);
+    ov->edge_boxes[i] = e[i];
+  }
+  ov->n_edge_rects = n;
 }
 
 /* ---- blending ---- */
@@ -1111,16 +1227,19 @@ make_x_opaque (GstVideoFrame * f, const Box * b)
   }
 }
 
-/* Blends @comp (box @b) into @frame, through an aligned copy where needed */
+/* Blends @comp (its rectangles are boxes @b[0..@n - 1]) into @frame,
+ * through an aligned copy where needed */
 static gboolean
 blend (GstClHistogramOverlay * ov, GstVideoOverlayComposition * comp,
-    const Box * b, GstVideoFrame * frame)
+    const Box * b, guint n, GstVideoFrame * frame)
 {
   GstVideoFrame tmp;
   gboolean ok;
+  guint i;
 
   if (is_aligned (frame)) {
-    make_x_opaque (frame, b);
+    for (i = 0; i < n; i++)
+      make_x_opaque (frame, &b[i]);
     return gst_video_overlay_composition_blend (comp, frame);
   }
 
@@ -1142,11 +1261,31 @@ blend (GstClHistogramOverlay * ov, GstVideoOverlayComposition * comp,
           ov->aligned, GST_MAP_READWRITE))
     return FALSE;
   ok = gst_video_frame_copy (&tmp, frame);
-  make_x_opaque (&tmp, b);
+  for (i = 0; i < n; i++)
+    make_x_opaque (&tmp, &b[i]);
   ok = ok && gst_video_overlay_composition_blend (comp, &tmp) &&
       gst_video_frame_copy (frame, &tmp);
   gst_video_frame_unmap (&tmp);
   return ok;
+}
+
+/* Blends the outline's edges @e into @f (a format can_blend_fast takes):
+ * class 1 everywhere, white */
+static void
+blend_edges (GstClHistogramOverlay * ov, GstVideoFrame * f, const Box * e,
+    guint n)
+{
+  const guint32 colours[N_CLASSES] = { 0, OUTLINE_ARGB };
+  gsize most = 0;
+  guint8 *ones;
+  guint i;
+
+  for (i = 0; i < n; i++)
+    most = MAX (most, (gsize) e[i].w * e[i].h);
+  ones = ensure ((gpointer *) & ov->ones, &ov->ones_len, most, 1);
+  memset (ones, 1, most);
+  for (i = 0; i < n; i++)
+    blend_classes (f, &e[i], ones, colours, 2);
 }
 
 gboolean
@@ -1154,56 +1293,72 @@ gst_cl_histogram_overlay_draw (GstClHistogramOverlay * ov,
     const GstClHistogramOverlaySettings * s, const GstVideoInfo * info,
     GstBuffer * buf, gboolean attach, const GstClHistogramOverlayData * data)
 {
-  GstVideoOverlayRectangle *rect;
+  gint fw = GST_VIDEO_INFO_WIDTH (info), fh = GST_VIDEO_INFO_HEIGHT (info);
+  GstVideoOverlayComposition *comp = NULL;
   GstVideoFrame argb, frame;
   GstBuffer *pixels = NULL;
-  gboolean ok = TRUE;
-  Box b;
+  gboolean ok = TRUE, graph;
+  Box boxes[5], *b = &boxes[0], *edges = &boxes[1];
+  guint n_edges, i;
 
-  place_box (s, GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), &b);
-  if (b.vw <= 0 || b.vh <= 0 || !data->n_channels || !data->bins)
+  place_box (s, fw, fh, b);
+  graph = b->vw > 0 && b->vh > 0 && data->n_channels && data->bins;
+  n_edges = outline_edges (s, data, fw, fh, edges);
+  if (!graph && !n_edges)
     return TRUE;
 
   if (!attach && !ov->gst_blend && can_blend_fast (info->finfo)) {
-    /* no rectangle needed: the classes go straight into the pixels */
-    guint32 colours[N_CLASSES];
-    const guint8 *cls = classify (ov, s, data, &b, colours);
-
+    /* no rectangles needed: the classes go straight into the pixels */
     if (!gst_video_frame_map (&frame, (GstVideoInfo *) info, buf,
             GST_MAP_READWRITE))
       return FALSE;
-    blend_classes (&frame, &b, cls, colours,
-        1u << MIN (data->n_channels, MAX_CHANNELS));
+    if (graph) {
+      guint32 colours[N_CLASSES];
+      const guint8 *cls = classify (ov, s, data, b, colours);
+
+      blend_classes (&frame, b, cls, colours,
+          1u << MIN (data->n_channels, MAX_CHANNELS));
+    }
+    if (n_edges)
+      blend_edges (ov, &frame, edges, n_edges);
     gst_video_frame_unmap (&frame);
     return TRUE;
   }
 
-  if (!ensure_pool (ov, b.vw, b.vh) ||
-      gst_buffer_pool_acquire_buffer (ov->pool, &pixels, NULL) != GST_FLOW_OK)
-    return FALSE;
-  if (!gst_video_frame_map (&argb, &ov->argb, pixels, GST_MAP_WRITE)) {
+  if (graph) {
+    if (!ensure_pool (ov, b->vw, b->vh) ||
+        gst_buffer_pool_acquire_buffer (ov->pool, &pixels, NULL) !=
+        GST_FLOW_OK)
+      return FALSE;
+    if (!gst_video_frame_map (&argb, &ov->argb, pixels, GST_MAP_WRITE)) {
+      gst_buffer_unref (pixels);
+      return FALSE;
+    }
+    render (ov, s, data, b, &argb);
+    gst_video_frame_unmap (&argb);
+    comp = add_to_composition (NULL, gst_video_overlay_rectangle_new_raw
+        (pixels, b->vx, b->vy, b->vw, b->vh,
+            GST_VIDEO_OVERLAY_FORMAT_FLAG_NONE));
     gst_buffer_unref (pixels);
-    return FALSE;
   }
-  render (ov, s, data, &b, &argb);
-  gst_video_frame_unmap (&argb);
-
-  rect = gst_video_overlay_rectangle_new_raw (pixels, b.vx, b.vy, b.vw, b.vh,
-      GST_VIDEO_OVERLAY_FORMAT_FLAG_NONE);
-  gst_buffer_unref (pixels);
+  if (n_edges) {
+    ensure_edge_rects (ov, edges, n_edges);
+    for (i = 0; i < n_edges; i++)
+      comp = add_to_composition (comp,
+          gst_video_overlay_rectangle_ref (ov->edge_rects[i]));
+  }
 
   if (attach) {
-    attach_rectangle (buf, rect);
+    attach_composition (buf, comp);
   } else if (gst_video_frame_map (&frame, (GstVideoInfo *) info, buf,
           GST_MAP_READWRITE)) {
-    GstVideoOverlayComposition *comp = gst_video_overlay_composition_new (rect);
-
-    ok = blend (ov, comp, &b, &frame);
-    gst_video_overlay_composition_unref (comp);
+    /* the graph's box only when it is drawn */
+    ok = graph ? blend (ov, comp, boxes, n_edges + 1, &frame) :
+        blend (ov, comp, edges, n_edges, &frame);
     gst_video_frame_unmap (&frame);
   } else {
     ok = FALSE;
   }
-  gst_video_overlay_rectangle_unref (rect);
+  gst_video_overlay_composition_unref (comp);
   return ok;
 }

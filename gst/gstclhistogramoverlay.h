@@ -39,14 +39,16 @@ typedef struct
   gint width, height;           /* 0 = automatic */
   gdouble alpha;                /* opacity of the box behind the graph */
   GstClHistogramOverlayMode mode;
+  gboolean roi_outline;         /* outline the region counted */
 } GstClHistogramOverlaySettings;
 
 /* number of properties installed by gst_cl_histogram_overlay_install () */
-#define GST_CL_HISTOGRAM_OVERLAY_N_PROPS 7
+#define GST_CL_HISTOGRAM_OVERLAY_N_PROPS 8
 
 void gst_cl_histogram_overlay_settings_init (GstClHistogramOverlaySettings * s);
 /* Installs overlay, overlay-scale, overlay-position, overlay-width,
- * overlay-height, overlay-alpha, overlay-mode with ids @first_id.. */
+ * overlay-height, overlay-alpha, overlay-mode, overlay-roi with ids
+ * @first_id.. */
 void gst_cl_histogram_overlay_install (GObjectClass * klass, guint first_id);
 /* @id relative to @first_id; FALSE when it is not an overlay property */
 gboolean gst_cl_histogram_overlay_set_property (GstClHistogramOverlaySettings *
@@ -55,13 +57,15 @@ gboolean gst_cl_histogram_overlay_get_property (const
     GstClHistogramOverlaySettings * s, guint id, GValue * value);
 
 /* What to draw: @n_channels histograms of @range full-resolution counts
- * each, shown in @bins bars (value v in bar v * bins / range) */
+ * each, shown in @bins bars (value v in bar v * bins / range), counted
+ * over the region @roi (x, y, width, height in frame pixels, clipped) */
 typedef struct
 {
   guint n_channels;
   const gchar *const *names;
   const guint64 *counts;
   guint range, bins;
+  gint roi[4];
 } GstClHistogramOverlayData;
 
 typedef struct _GstClHistogramOverlay GstClHistogramOverlay;

@@ -791,6 +791,138 @@ GST_START_TEST (test_roi)
 
 GST_END_TEST;
 
+/* overlay-roi: a white outline just inside the ROI's edges (1 pixel thick
+ * below 1080 lines), nothing else changed outside the graph's box, with
+ * both blenders; the meta path carries the edges as four more rectangles
+ * and leaves the pixels alone; no outline when the ROI is the whole frame */
+static gboolean
+on_outline (gint x, gint y, const gint * roi)
+{
+  gboolean in = x >= roi[0] && x < roi[0] + roi[2] && y >= roi[1] &&
+      y < roi[1] + roi[3];
+
+  return in && (x == roi[0] || x == roi[0] + roi[2] - 1 || y == roi[1] ||
+      y == roi[1] + roi[3] - 1);
+}
+
+static void
+check_outline_blended (GstVideoFormat format, const gint * roi)
+{
+  static const guint dark[] = { 20, 20, 20, 255 };
+  Look l = default_look;
+  GstBus *bus;
+  GstHarness *h;
+  GstVideoInfo info;
+  GstVideoFrame fi, fo;
+  GstBuffer *in, *out;
+  Model m;
+  gint x, y;
+  guint c, n_lit = 0;
+
+  memcpy (l.roi, roi, sizeof (l.roi));
+  h = new_harness (&bus, &l, FALSE);
+  g_object_set (h->element, "overlay-roi", TRUE, NULL);
+  gst_harness_set_src_caps (h, test_caps_new (format, 640, 480));
+  in = solid_frame (format, 640, 480, TEST_LAYOUT_PADDED, dark, 3, &info);
+  out = push_pull (h, in);
+  model_init (&m, &l, &info, &in, 1);
+  fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fo, &info, out, GST_MAP_READ));
+  for (y = 0; y < 480; y++)
+    for (x = 0; x < 640; x++) {
+      if (x >= m.vx && x < m.vx + m.vw && y >= m.vy && y < m.vy + m.vh)
+        continue;               /* the graph, checked elsewhere */
+      for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (&info); c++) {
+        /* white: 255 in RGB; Y'CbCr 235, 127, 128 (gst_video_blend's
+         * BT.709 limited-range integer weights) */
+        static const guint white_yuv[] = { 235, 127, 128 };
+        guint want = !on_outline (x, y, roi) ? read_comp (&fi, c, x, y) :
+            GST_VIDEO_INFO_IS_RGB (&info) ? 255 : white_yuv[c];
+
+        fail_unless (read_comp (&fo, c, x, y) == want, "%s blender %d (%d,%d) c%u: %u, want %u", gst_video_format_to_string (format), gst_blender, x, y, c, read_comp (&fo, c, x, y), want);
+      }
+      n_lit += on_outline (x, y, roi);
+    }
+  fail_unless_equals_int (n_lit, 2 * roi[2] + 2 * (roi[3] - 2));
+  gst_video_frame_unmap (&fi);
+  gst_video_frame_unmap (&fo);
+  model_clear (&m);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  test_free_harness (h, bus);
+}
+
+static guint
+meta_path_rectangles (const gint * roi, gint * rects)
+{
+  Look l = default_look;
+  GstBus *bus;
+  GstHarness *h;
+  GstCaps *caps = test_caps_new (GST_VIDEO_FORMAT_RGBA, 640, 480);
+  GstBuffer *in, *out;
+  GstVideoOverlayCompositionMeta *cm;
+  guint i, n;
+
+  memcpy (l.roi, roi, sizeof (l.roi));
+  h = new_harness (&bus, &l, TRUE);
+  g_object_set (h->element, "overlay-roi", TRUE, NULL);
+  gst_harness_set_src_caps (h, gst_caps_ref (caps));
+  allocation_query (h, caps);
+  gst_caps_unref (caps);
+  in = test_frame_new (GST_VIDEO_FORMAT_RGBA, 640, 480, TEST_LAYOUT_PACKED, 4,
+      NULL);
+  out = push_pull (h, in);
+  cm = gst_buffer_get_video_overlay_composition_meta (out);
+  fail_unless (cm != NULL);
+  n = gst_video_overlay_composition_n_rectangles (cm->overlay);
+  for (i = 1; i < n && i <= 4; i++)
+    gst_video_overlay_rectangle_get_render_rectangle
+        (gst_video_overlay_composition_get_rectangle (cm->overlay, i),
+        &rects[4 * (i - 1)], &rects[4 * (i - 1) + 1],
+        (guint *) & rects[4 * (i - 1) + 2], (guint *) & rects[4 * (i - 1) + 3]);
+  {
+    GstMapInfo a, b;
+
+    fail_unless (gst_buffer_map (in, &a, GST_MAP_READ));
+    fail_unless (gst_buffer_map (out, &b, GST_MAP_READ));
+    fail_unless (a.size == b.size && !memcmp (a.data, b.data, a.size),
+        "the meta path changed pixels");
+    gst_buffer_unmap (in, &a);
+    gst_buffer_unmap (out, &b);
+  }
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  test_free_harness (h, bus);
+  return n;
+}
+
+GST_START_TEST (test_roi_outline)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_Y444
+  };
+  const gint roi[4] = { 101, 40, 200, 151 }, whole[4] = { 0, 0, 0, 0 };
+  const gint edges[16] = { 101, 40, 200, 1, 101, 190, 200, 1,
+    101, 41, 1, 149, 300, 41, 1, 149
+  };
+  gint rects[16];
+  guint i;
+  gboolean g;
+
+  for (g = FALSE; g <= TRUE; g++) {
+    gst_blender = g;
+    for (i = 0; i < G_N_ELEMENTS (formats); i++)
+      check_outline_blended (formats[i], roi);
+  }
+  gst_blender = FALSE;
+  fail_unless_equals_int (meta_path_rectangles (roi, rects), 5);
+  for (i = 0; i < 16; i++)
+    fail_unless_equals_int (rects[i], edges[i]);
+  fail_unless_equals_int (meta_path_rectangles (whole, rects), 1);
+}
+
+GST_END_TEST;
+
 /* interval: each frame shows the interval so far; the meta carries the same
  * counts and the frame completing an interval the message's structure */
 GST_START_TEST (test_interval)
@@ -1209,6 +1341,7 @@ cloverlay_suite (void)
   tcase_add_test (tc, test_readonly_frame_copied);
   tcase_add_test (tc, test_interval);
   tcase_add_test (tc, test_roi);
+  tcase_add_test (tc, test_roi_outline);
   tcase_add_test (tc, test_positions_sizes_modes);
   tcase_add_test (tc, test_all_formats);
   return s;
