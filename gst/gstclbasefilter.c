@@ -726,7 +726,9 @@ caps_name_cl_memory (GstCaps * caps)
       i++) {
     GstCapsFeatures *f = gst_caps_get_features (caps, i);
 
-    if (f && gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL_MEMORY))
+    /* ANY features (videoconvert's passthrough caps) name nothing */
+    if (f && !gst_caps_features_is_any (f) &&
+        gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL_MEMORY))
       return TRUE;
   }
   return FALSE;
