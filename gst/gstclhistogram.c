@@ -319,6 +319,8 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
    * would not call it at all in passthrough. */
   trans_class->transform_ip_on_passthrough = TRUE;
   trans_class->transform_ip = gst_cl_histogram_transform_ip;
+  /* in place only: the base class's transform() writes a second buffer */
+  trans_class->transform = NULL;
   trans_class->sink_event = gst_cl_histogram_sink_event;
   trans_class->start = gst_cl_histogram_start;
   trans_class->query = gst_cl_histogram_query;

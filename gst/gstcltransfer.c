@@ -4,7 +4,9 @@
  * CPU devices (PoCL): the mapped frame is wrapped with CL_MEM_USE_HOST_PTR
  * when it meets CL_DEVICE_MEM_BASE_ADDR_ALIGN, so kernels read and write the
  * buffer's own memory (the wrapper is a handle, no pixels are allocated or
- * copied); otherwise one copy into a device buffer reused every frame.
+ * copied); an input frame that does not is wrapped from the aligned address
+ * below it; an output frame that does not is written to a device buffer
+ * reused every frame, then copied.
  * GPUs: one write into (or read from) a device buffer reused every frame; it
  * runs as DMA when the frame is in our pinned pool. Buffers whose planes sit
  * in several GstMemory are written plane by plane.
@@ -379,13 +381,31 @@ check_buffer (GstClFrame * frame, const GstVideoInfo * info)
   return TRUE;
 }
 
+/* Input frames on CPU devices that do not start on the device's base
+ * alignment (a decoder's or an appsrc's memory): wrapped from the aligned
+ * address below them instead of copied, every plane offset moved by the
+ * difference. That address lies in the same page as the frame (the
+ * alignment divides the page size), so it is mapped; kernels never read
+ * the bytes before the frame. Returns the difference (0: as it is). */
+static gsize
+wrap_shift (const GstClFrame * frame, const guint8 * base)
+{
+  GstClContext *ctx = frame->transfer->ctx;
+  gsize align = ctx->mem_base_addr_align;
+
+  if (frame->is_output || gst_cl_context_is_gpu (ctx) ||
+      4096 % align != 0)
+    return 0;
+  return (guintptr) base % align;
+}
+
 /* Validates every plane against its memory, then makes the device view: one
  * region when all planes lie in one mapping, else the planes packed */
 static gboolean
 attach_frame (GstClFrame * frame, const GstVideoInfo * info)
 {
   GstVideoFrame *vf = &frame->vframe;
-  gsize start[GST_VIDEO_MAX_PLANES], end = 0;
+  gsize start[GST_VIDEO_MAX_PLANES], end = 0, sub;
   gboolean one_region = TRUE;
   guint p;
 
@@ -397,13 +417,14 @@ attach_frame (GstClFrame * frame, const GstVideoInfo * info)
   if (!one_region)
     return attach_planes (frame);
 
+  sub = wrap_shift (frame, vf->map[0].data);
   for (p = 0; p < frame->n_planes; p++) {
-    if (!place_plane (frame, p, start[p], vf->map[0].size))
+    if (!place_plane (frame, p, start[p] + sub, vf->map[0].size))
       return FALSE;
     end = MAX (end, start[p] + frame->plane_size[p]);
   }
   /* only up to the last byte a plane uses: no upload of trailing memory */
-  return attach_region (frame, vf->map[0].data, end);
+  return attach_region (frame, vf->map[0].data - sub, end + sub);
 }
 
 /* A video frame in one GstClMemory of our context: its cl_mem as it is.

@@ -108,7 +108,7 @@ run_chain (const gchar * desc, GstBuffer * in, GstVideoFormat format,
   return out;
 }
 
-/* @order (elements joined with " ! ") between clupload and cldownload
+/* @order (@n elements, NULL-terminated, joined with " ! ") between clupload and cldownload
  * against the same elements with system memory forced between them */
 static void
 compare_chain (const gchar * const *order, guint n, GstVideoFormat format,
@@ -165,10 +165,10 @@ compare_chain (const gchar * const *order, guint n, GstVideoFormat format,
 /* Every format and size, three orders of the three elements */
 GST_START_TEST (test_chain_matches_system_memory)
 {
-  static const gchar *orders[][3] = {
-    {CONVOLVE, HISTOGRAM, BOXMEAN},
-    {BOXMEAN, CONVOLVE, HISTOGRAM},
-    {HISTOGRAM, BOXMEAN, CONVOLVE},
+  static const gchar *orders[][4] = {
+    {CONVOLVE, HISTOGRAM, BOXMEAN, NULL},
+    {BOXMEAN, CONVOLVE, HISTOGRAM, NULL},
+    {HISTOGRAM, BOXMEAN, CONVOLVE, NULL},
   };
   guint f, s, o;
 
@@ -184,7 +184,7 @@ GST_END_TEST;
  * valgrind case */
 GST_START_TEST (test_chain_small)
 {
-  static const gchar *order[] = { CONVOLVE, HISTOGRAM, BOXMEAN };
+  static const gchar *order[] = { CONVOLVE, HISTOGRAM, BOXMEAN, NULL };
   guint l;
 
   for (l = TEST_LAYOUT_PADDED; l <= TEST_LAYOUT_MULTI_MEMORY; l++)
