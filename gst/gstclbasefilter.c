@@ -685,6 +685,27 @@ gst_cl_base_filter_transform_ip (GstClBaseFilter * self, GstBuffer * buf)
   return ok ? GST_FLOW_OK : GST_FLOW_ERROR;
 }
 
+gboolean
+gst_cl_base_filter_copy_plane (GstClBaseFilter * self, GstClFrame * in,
+    GstClFrame * out, guint p)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  const GstVideoInfo *info = &priv->in_info;
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+  gsize src_origin[3] = { in->offset[p], 0, 0 };
+  gsize dst_origin[3] = { out->offset[p], 0, 0 };
+  gsize region[3] = { gst_cl_plane_row_bytes (info, p), 0, 1 };
+  cl_int err;
+
+  gst_video_format_info_component (info->finfo, p, comp);
+  region[1] = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+  err = clEnqueueCopyBufferRect (priv->context->queue, in->mem, out->mem,
+      src_origin, dst_origin, region, in->stride[p], 0, out->stride[p], 0, 0,
+      NULL, NULL);
+  return gst_cl_base_filter_check (self, err, "clEnqueueCopyBufferRect",
+      "Could not copy a plane on the OpenCL device");
+}
+
 /* ---- caps ---- */
 
 GstCaps *

@@ -137,6 +137,11 @@ gboolean gst_cl_base_filter_launch (GstClBaseFilter * self, cl_kernel kernel,
       goto fail; \
   } G_STMT_END
 
+/* Copies plane @p of the input caps' layout from @in to @out on the device
+ * (chroma planes a filter leaves as they are); posts the error */
+gboolean gst_cl_base_filter_copy_plane (GstClBaseFilter * self,
+    GstClFrame * in, GstClFrame * out, guint p);
+
 /* clEnqueueNDRangeKernel with the error posted on failure (@what names the
  * step for the user). With $GST_CL_PROFILE=1 the queue records events and
  * the kernel's device time is added to the element's "kernel-time"

@@ -1317,25 +1317,6 @@ wait_for_path (GstClConvolve * self, const GstClConvolveKernel * k)
   }
 }
 
-/* Chroma planes left unfiltered: a device-side rectangle copy */
-static gboolean
-copy_plane (GstClConvolve * self, const ConvPlane * pl, guint p,
-    GstClFrame * in, GstClFrame * out)
-{
-  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
-      (self));
-  gsize bps = self->depth16 ? 2 : 1;
-  gsize src_origin[3] = { in->offset[p], 0, 0 };
-  gsize dst_origin[3] = { out->offset[p], 0, 0 };
-  gsize region[3] = { (gsize) pl->width * pl->ch * bps, pl->height, 1 };
-  cl_int err;
-
-  err = clEnqueueCopyBufferRect (ctx->queue, in->mem, out->mem, src_origin,
-      dst_origin, region, in->stride[p], 0, out->stride[p], 0, 0, NULL, NULL);
-  return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
-      "clEnqueueCopyBufferRect", "Could not copy a chroma plane");
-}
-
 static gboolean
 gst_cl_convolve_process (GstClBaseFilter * filter, GstClFrame * in,
     GstClFrame * out)
@@ -1371,7 +1352,7 @@ gst_cl_convolve_process (GstClBaseFilter * filter, GstClFrame * in,
     const ConvPlane *pl = &self->planes[p];
 
     if (pl->chroma && chroma == GST_CL_CONVOLVE_CHROMA_COPY)
-      ok = copy_plane (self, pl, p, in, out);
+      ok = gst_cl_base_filter_copy_plane (filter, in, out, p);
     else
       ok = filter_plane (self, ks, pl, p, in, out, bval, border);
   }

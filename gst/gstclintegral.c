@@ -1005,11 +1005,7 @@ fail:
 static gboolean
 enqueue_box_mean (GstClIntegral * self, GstClFrame * in, GstClFrame * out)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
-      (self));
-  const GstVideoInfo *info =
-      gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self));
-  cl_int err = CL_SUCCESS, w = self->width, h = self->height, r;
+  cl_int w = self->width, h = self->height, r;
   gsize lsz[2] = { 16, 16 };
   gsize gsz[2] = { gst_cl_global_size (w, 16), gst_cl_global_size (h, 16) };
   cl_uint p;
@@ -1026,22 +1022,10 @@ enqueue_box_mean (GstClIntegral * self, GstClFrame * in, GstClFrame * out)
       GST_CL_ARG (r));
 
   /* chroma planes are copied unchanged */
-  for (p = 1; p < in->n_planes && err == CL_SUCCESS; p++) {
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    gsize src_origin[3] = { in->offset[p], 0, 0 };
-    gsize dst_origin[3] = { out->offset[p], 0, 0 };
-    gsize region[3] = { 0, 0, 1 };
-
-    gst_video_format_info_component (info->finfo, p, comp);
-    region[0] = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
-        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
-    region[1] = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
-    err = clEnqueueCopyBufferRect (ctx->queue, in->mem, out->mem, src_origin,
-        dst_origin, region, in->stride[p], 0, out->stride[p], 0, 0, NULL,
-        NULL);
-  }
-  return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
-      "clEnqueueCopyBufferRect", "Could not copy a chroma plane");
+  for (p = 1; p < in->n_planes; p++)
+    if (!gst_cl_base_filter_copy_plane (GST_CL_BASE_FILTER (self), in, out, p))
+      return FALSE;
+  return TRUE;
 fail:
   return FALSE;
 }
