@@ -645,6 +645,17 @@ gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
 
 /* ---- frames ---- */
 
+/* for the log: how a frame reached the device */
+static const gchar *
+frame_path (const GstClFrame * frame)
+{
+  if (frame->on_device)
+    return "OpenCL memory in place";
+  if (frame->wrapped)
+    return "host memory wrapped in place";
+  return frame->is_output ? "device buffer read back" : "device buffer written";
+}
+
 static GstFlowReturn
 gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
@@ -662,6 +673,8 @@ gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     gst_cl_frame_unmap (&in);
     return GST_FLOW_ERROR;
   }
+  GST_LOG_OBJECT (self, "input %s, output %s", frame_path (&in),
+      frame_path (&out));
   ok = klass->process (self, &in, &out) && gst_cl_frame_finish (&out);
   /* device output: start the work now; nobody waits for it here */
   if (ok && out.on_device)
