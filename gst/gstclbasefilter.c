@@ -582,19 +582,19 @@ device_pool_new (GstClContext * ctx, GstCaps * caps, gsize size, guint min,
   return pool;
 }
 
-/* memory:OpenCL output: always our own pool of device memory (sized as
- * downstream asks), whatever pool downstream offers, as clupload does */
+/* memory:OpenCL output: always our own pool of device memory (downstream's
+ * buffer counts kept), whatever pool downstream offers, as clupload does */
 static gboolean
 decide_device_allocation (GstBaseTransform * trans, GstQuery * query,
     GstCaps * caps)
 {
   GstClContext *ctx = PRIV (trans)->context;
   GstBufferPool *pool;
-  guint size = 0, min = 0, max = 0;
+  guint min = 0, max = 0;
   gsize need = output_size (trans, caps);
 
   if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, NULL, &size, &min, &max);
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
   min = MAX (min, 2);
   if (max != 0)
     max = MAX (max, min);
@@ -676,9 +676,12 @@ gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GST_LOG_OBJECT (self, "input %s, output %s", frame_path (&in),
       frame_path (&out));
   ok = klass->process (self, &in, &out) && gst_cl_frame_finish (&out);
-  /* device output: start the work now; nobody waits for it here */
+  /* device output: start the work now; nobody waits for it here. Host
+   * output: finishing it drained the queue, the input is free too. */
   if (ok && out.on_device)
     clFlush (priv->context->queue);
+  else if (ok)
+    gst_cl_frame_set_queue_idle (&in);
   gst_cl_frame_unmap (&out);
   gst_cl_frame_unmap (&in);
   return ok ? GST_FLOW_OK : GST_FLOW_ERROR;

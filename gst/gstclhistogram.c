@@ -983,6 +983,9 @@ gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
   else
     err = clEnqueueReadBuffer (ctx->queue, self->result, CL_TRUE, 0, n * 4,
         self->host, 0, NULL, NULL);
+  /* a blocking read: the frame is no longer in use */
+  if (err == CL_SUCCESS)
+    gst_cl_frame_set_queue_idle (frame);
   return gst_cl_base_filter_check (filter, err, "clEnqueueReadBuffer",
       HIST_WHAT);
 }

@@ -576,14 +576,16 @@ gst_cl_frame_finish (GstClFrame * frame)
     return TRUE;
   if (frame->wrapped) {
     /* map/unmap: the spec's way to make USE_HOST_PTR results visible to the
-     * host; on CPU devices it returns the host pointer without copying */
-    void *ptr = clEnqueueMapBuffer (ctx->queue, frame->mem, CL_TRUE,
+     * host; on CPU devices it returns the host pointer without copying.
+     * One wait, after both (the pointer is not used before). */
+    void *ptr = clEnqueueMapBuffer (ctx->queue, frame->mem, CL_FALSE,
         CL_MAP_READ, 0, frame->size, 0, NULL, NULL, &err);
     if (err == CL_SUCCESS)
       err = clEnqueueUnmapMemObject (ctx->queue, frame->mem, ptr, 0, NULL,
           NULL);
     if (err == CL_SUCCESS)
       err = clFinish (ctx->queue);
+    frame->queue_idle = err == CL_SUCCESS;
     return check (t, err, "clEnqueueMapBuffer",
         "Could not read the result from the OpenCL device");
   }
@@ -598,6 +600,8 @@ gst_cl_frame_finish (GstClFrame * frame)
     err = clEnqueueReadBuffer (ctx->queue, frame->mem, CL_TRUE, 0,
         frame->size, dst, 0, NULL, NULL);
   }
+  /* the last read blocked: in order, everything before it has run */
+  frame->queue_idle = err == CL_SUCCESS;
   return check (t, err, "clEnqueueReadBuffer",
       "Could not read the result from the OpenCL device");
 }
@@ -611,12 +615,13 @@ gst_cl_frame_unmap (GstClFrame * frame)
   /* writes and kernels may still read the host memory: wait before
    * unmapping it. Device frames need no wait: whoever uses their memory
    * next goes through the same in-order queue (or maps, which waits). */
-  if (ctx && host && frame->mem)
+  if (ctx && host && frame->mem && !frame->queue_idle)
     clFinish (ctx->queue);
   if (frame->wrapped && frame->mem)
     clReleaseMemObject (frame->mem);
   frame->mem = NULL;
   frame->wrapped = FALSE;
+  frame->queue_idle = FALSE;
   if (frame->vframe.buffer)
     gst_video_frame_unmap (&frame->vframe);
   else if (frame->map.memory)

@@ -42,6 +42,7 @@ typedef struct
   gboolean packed;              /* planes written one by one (multi-memory buffer) */
   gsize plane_size[GST_VIDEO_MAX_PLANES]; /* bytes from a plane's first to its last pixel */
   GstClTransfer *transfer;
+  gboolean queue_idle;          /* everything enqueued for it has run */
 } GstClFrame;
 
 struct _GstClTransfer
@@ -76,6 +77,14 @@ gboolean gst_cl_frame_map (GstClTransfer * transfer, GstClContext * ctx,
  * device memory: the next user's work or map goes on the same in-order
  * queue) */
 gboolean gst_cl_frame_finish (GstClFrame * frame);
+/* The queue has run everything enqueued so far (another frame's blocking
+ * finish, or a blocking read): unmapping @frame need not wait again */
+static inline void
+gst_cl_frame_set_queue_idle (GstClFrame * frame)
+{
+  frame->queue_idle = TRUE;
+}
+
 /* Harmless on a frame that failed to map or was unmapped already */
 void gst_cl_frame_unmap (GstClFrame * frame);
 

@@ -10,6 +10,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include <CL/cl.h>
 
 #include "testframes.h"
 
@@ -430,6 +431,63 @@ GST_START_TEST (test_integral_image_on_device)
 }
 GST_END_TEST;
 
+/* clconvolve on a context of the application's own, fed OpenCL memory of
+ * the pipeline's context: it reads it through the host (mapped in its own
+ * context) and gives the same frame as on system memory */
+GST_START_TEST (test_memory_of_another_context)
+{
+  GstVideoFormat format = GST_VIDEO_FORMAT_NV12;
+  gchar *cl_caps = g_strdup_printf ("video/x-raw(" CL_FEATURE "),format=NV12,"
+      "width=31,height=15,framerate=30/1");
+  GstHarness *up = gst_harness_new ("clupload"), *conv;
+  GstElement *element = gst_element_factory_make ("clconvolve", NULL);
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context app_ctx;
+  GstContext *context;
+  GstVideoInfo info;
+  GstBuffer *in, *dev, *out, *ref;
+  cl_int err;
+
+  fail_unless (clGetPlatformIDs (1, &platform, NULL) == CL_SUCCESS);
+  fail_unless (clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 1, &device,
+          NULL) == CL_SUCCESS);
+  app_ctx = clCreateContext (NULL, 1, &device, NULL, NULL, &err);
+  fail_unless (err == CL_SUCCESS);
+  context = gst_context_new ("gst.cl.context", TRUE);
+  gst_structure_set (gst_context_writable_structure (context),
+      "cl-context", G_TYPE_UINT64, (guint64) (guintptr) app_ctx,
+      "cl-device", G_TYPE_UINT64, (guint64) (guintptr) device, NULL);
+  gst_element_set_context (element, context);
+  gst_context_unref (context);
+  g_object_set (element, "name", "c", NULL);
+  gst_util_set_object_arg (G_OBJECT (element), "preset", "box");
+  conv = gst_harness_new_with_element (element, "sink", "src");
+  gst_object_unref (element);
+
+  gst_harness_set_src_caps (up, test_caps_new (format, 31, 15));
+  in = test_frame_new (format, 31, 15, TEST_LAYOUT_PADDED, 6, &info);
+  dev = gst_harness_push_and_pull (up, gst_buffer_ref (in));
+  fail_unless (dev && buffer_is_cl_memory (dev));
+  gst_harness_set_src_caps_str (conv, cl_caps);
+  gst_harness_set_sink_caps (conv, test_caps_new (format, 31, 15));
+  out = gst_harness_push_and_pull (conv, gst_buffer_ref (dev));
+  fail_unless (out != NULL);
+  ref = run_chain (CONVOLVE, in, format, 31, 15, NULL, NULL);
+  gst_video_info_set_format (&info, format, 31, 15);
+  fail_unless (test_frames_equal (out, ref, &info));
+
+  gst_buffer_unref (ref);
+  gst_buffer_unref (out);
+  gst_buffer_unref (dev);
+  gst_buffer_unref (in);
+  g_free (cl_caps);
+  gst_harness_teardown (conv);
+  gst_harness_teardown (up);
+  clReleaseContext (app_ctx);
+}
+GST_END_TEST;
+
 static Suite *
 clchain_suite (void)
 {
@@ -444,6 +502,7 @@ clchain_suite (void)
   tcase_add_test (tc, test_renegotiate_mid_stream);
   tcase_add_test (tc, test_context_shared_no_copy);
   tcase_add_test (tc, test_integral_image_on_device);
+  tcase_add_test (tc, test_memory_of_another_context);
   return s;
 }
 
