@@ -5,8 +5,8 @@
 #endif
 
 #include "gstclbasefilter.h"
+#include "gstclbufferpool.h"
 #include "gstclpool.h"
-#include "gstcltransfer.h"
 
 #define GST_CAT_DEFAULT gst_cl_debug
 
@@ -26,7 +26,8 @@ typedef struct
   /* read and replaced under the object lock; the streaming thread uses it
    * unlocked between start() and stop(), when only they replace it */
   GstClContext *context;
-  GstVideoInfo in_info;
+  GstVideoInfo in_info, out_info;
+  gboolean out_is_video;
   GstClTransfer *in, *out;
   GstBufferPool *pool;          /* offered upstream / used downstream */
   GstCaps *pool_caps;
@@ -61,13 +62,10 @@ gst_cl_base_filter_get_in_info (GstClBaseFilter * self)
   return &PRIV (self)->in_info;
 }
 
-GstClTransfer *_gst_cl_base_filter_get_transfer (GstClBaseFilter * self,
-    gboolean output);
-
-GstClTransfer *
-_gst_cl_base_filter_get_transfer (GstClBaseFilter * self, gboolean output)
+const GstVideoInfo *
+gst_cl_base_filter_get_out_info (GstClBaseFilter * self)
 {
-  return output ? PRIV (self)->out : PRIV (self)->in;
+  return PRIV (self)->out_is_video ? &PRIV (self)->out_info : NULL;
 }
 
 gboolean
@@ -86,16 +84,8 @@ gboolean
 gst_cl_base_filter_check (GstClBaseFilter * self, cl_int err,
     const gchar * call, const gchar * what)
 {
-  GstClContext *ctx = PRIV (self)->context;
-
-  if (G_LIKELY (err == CL_SUCCESS))
-    return TRUE;
-  gst_element_message_full (GST_ELEMENT_CAST (self), GST_MESSAGE_ERROR,
-      GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, g_strdup (what),
-      g_strdup_printf ("OpenCL error %s (%d) during call: %s on device \"%s\"",
-          gst_cl_error_name (err), err, call,
-          ctx ? ctx->device_name : "none"), __FILE__, G_STRFUNC, __LINE__);
-  return FALSE;
+  return gst_cl_post_cl_error (GST_ELEMENT_CAST (self), PRIV (self)->context,
+      err, call, what);
 }
 
 gboolean
@@ -175,6 +165,31 @@ gst_cl_base_filter_run_kernel (GstClBaseFilter * self, cl_kernel kernel,
     GST_OBJECT_UNLOCK (self);
   }
   return TRUE;
+}
+
+cl_int
+gst_cl_kernel_set_args (cl_kernel kernel, const GstClArg * args,
+    guint n_args)
+{
+  cl_int err = CL_SUCCESS;
+  guint i;
+
+  for (i = 0; i < n_args && err == CL_SUCCESS; i++)
+    err = clSetKernelArg (kernel, i, args[i].size, args[i].value);
+  return err;
+}
+
+gboolean
+gst_cl_base_filter_launch (GstClBaseFilter * self, cl_kernel kernel,
+    cl_uint dims, const gsize * global, const gsize * local,
+    const GstClArg * args, guint n_args, const gchar * what)
+{
+  cl_int err = gst_cl_kernel_set_args (kernel, args, n_args);
+
+  if (!gst_cl_base_filter_check (self, err, "clSetKernelArg", what))
+    return FALSE;
+  return gst_cl_base_filter_run_kernel (self, kernel, dims, global, local,
+      what);
 }
 
 /* ---- GstElement ---- */
@@ -367,6 +382,9 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   }
   out_is_video = gst_structure_has_name (gst_caps_get_structure (outcaps, 0),
       "video/x-raw") && gst_video_info_from_caps (&out_info, outcaps);
+  priv->out_is_video = out_is_video;
+  if (out_is_video)
+    priv->out_info = out_info;
   /* GstBaseTransform retries refused caps on every buffer (it marks the
    * source pad for reconfiguration) and GStreamer resends sticky caps with
    * every later event: the error was posted the first time */
@@ -512,6 +530,9 @@ gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps || !priv->context || !(size = caps_size (caps)))
     return TRUE;
+  /* device memory: a pool of our context's GstClMemory, used in place */
+  if (gst_cl_caps_has_cl_memory (caps))
+    return gst_cl_buffer_pool_propose (priv->context, query);
 
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   if (gst_query_get_n_allocation_pools (query) > 0)
@@ -537,6 +558,61 @@ output_size (GstBaseTransform * trans, GstCaps * caps)
   return size;
 }
 
+/* A pool of @ctx's GstClMemory for @caps: a GstClBufferPool (video meta)
+ * for video, a plain pool with our allocator for other buffers (integral
+ * images) */
+static GstBufferPool *
+device_pool_new (GstClContext * ctx, GstCaps * caps, gsize size, guint min,
+    guint max)
+{
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstAllocator *allocator;
+
+  if (caps_size (caps))
+    return gst_cl_buffer_pool_new_for_caps (ctx, caps, min, max);
+  pool = gst_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  allocator = gst_cl_memory_allocator_new (ctx);
+  gst_buffer_pool_config_set_allocator (config, allocator, NULL);
+  gst_object_unref (allocator);
+  if (!gst_buffer_pool_set_config (pool, config))
+    gst_clear_object (&pool);
+  return pool;
+}
+
+/* memory:OpenCL output: always our own pool of device memory (downstream's
+ * buffer counts kept), whatever pool downstream offers, as clupload does */
+static gboolean
+decide_device_allocation (GstBaseTransform * trans, GstQuery * query,
+    GstCaps * caps)
+{
+  GstClContext *ctx = PRIV (trans)->context;
+  GstBufferPool *pool;
+  guint min = 0, max = 0;
+  gsize need = output_size (trans, caps);
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
+  min = MAX (min, 2);
+  if (max != 0)
+    max = MAX (max, min);
+  pool = need ? device_pool_new (ctx, caps, need, min, max) : NULL;
+  if (!pool) {
+    GST_ELEMENT_ERROR (trans, RESOURCE, SETTINGS,
+        ("Could not make a pool of OpenCL buffers"),
+        ("caps %" GST_PTR_FORMAT, caps));
+    return FALSE;
+  }
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, need, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, need, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
 static gboolean
 gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
@@ -547,6 +623,8 @@ gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
   gsize size;
 
   gst_query_parse_allocation (query, &caps, NULL);
+  if (caps && PRIV (self)->context && gst_cl_caps_has_cl_memory (caps))
+    return decide_device_allocation (trans, query, caps);
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, &offered, NULL, NULL, NULL);
 
@@ -563,6 +641,173 @@ gst_cl_base_filter_decide_allocation (GstBaseTransform * trans,
     gst_object_unref (offered);
   return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
       decide_allocation (trans, query);
+}
+
+/* ---- frames ---- */
+
+/* for the log: how a frame reached the device */
+static const gchar *
+frame_path (const GstClFrame * frame)
+{
+  if (frame->on_device)
+    return "OpenCL memory in place";
+  if (frame->wrapped)
+    return "host memory wrapped in place";
+  return frame->is_output ? "device buffer read back" : "device buffer written";
+}
+
+static GstFlowReturn
+gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
+  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstClFrame in, out;
+  gboolean ok;
+
+  if (!gst_cl_frame_map (priv->in, priv->context, inbuf, &priv->in_info, &in))
+    return GST_FLOW_ERROR;
+  if (!gst_cl_frame_map (priv->out, priv->context, outbuf,
+          priv->out_is_video ? &priv->out_info : NULL, &out)) {
+    gst_cl_frame_unmap (&in);
+    return GST_FLOW_ERROR;
+  }
+  GST_LOG_OBJECT (self, "input %s, output %s", frame_path (&in),
+      frame_path (&out));
+  ok = klass->process (self, &in, &out) && gst_cl_frame_finish (&out);
+  /* device output: start the work now; nobody waits for it here. Host
+   * output: finishing it drained the queue, the input is free too. */
+  if (ok && out.on_device)
+    clFlush (priv->context->queue);
+  else if (ok)
+    gst_cl_frame_set_queue_idle (&in);
+  gst_cl_frame_unmap (&out);
+  gst_cl_frame_unmap (&in);
+  return ok ? GST_FLOW_OK : GST_FLOW_ERROR;
+}
+
+GstFlowReturn
+gst_cl_base_filter_transform_ip (GstClBaseFilter * self, GstBuffer * buf)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  GstClFrame in;
+  gboolean ok;
+
+  if (!gst_cl_frame_map (priv->in, priv->context, buf, &priv->in_info, &in))
+    return GST_FLOW_ERROR;
+  ok = GST_CL_BASE_FILTER_GET_CLASS (self)->process (self, &in, NULL);
+  gst_cl_frame_unmap (&in);
+  return ok ? GST_FLOW_OK : GST_FLOW_ERROR;
+}
+
+gboolean
+gst_cl_base_filter_copy_plane (GstClBaseFilter * self, GstClFrame * in,
+    GstClFrame * out, guint p)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  const GstVideoInfo *info = &priv->in_info;
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+  gsize src_origin[3] = { in->offset[p], 0, 0 };
+  gsize dst_origin[3] = { out->offset[p], 0, 0 };
+  gsize region[3] = { gst_cl_plane_row_bytes (info, p), 0, 1 };
+  cl_int err;
+
+  gst_video_format_info_component (info->finfo, p, comp);
+  region[1] = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+  err = clEnqueueCopyBufferRect (priv->context->queue, in->mem, out->mem,
+      src_origin, dst_origin, region, in->stride[p], 0, out->stride[p], 0, 0,
+      NULL, NULL);
+  return gst_cl_base_filter_check (self, err, "clEnqueueCopyBufferRect",
+      "Could not copy a plane on the OpenCL device");
+}
+
+/* ---- caps ---- */
+
+GstCaps *
+gst_cl_base_filter_any_memory (GstCaps * caps)
+{
+  GstCaps *system, *device;
+
+  if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
+    return caps;
+  system = gst_cl_caps_set_memory_feature (caps, NULL);
+  device = gst_cl_caps_set_memory_feature (caps,
+      GST_CAPS_FEATURE_MEMORY_CL_MEMORY);
+  gst_caps_unref (caps);
+  return gst_caps_merge (device, system);
+}
+
+static GstCaps *
+gst_cl_base_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *ret = gst_cl_base_filter_any_memory (gst_caps_ref (caps));
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+  return ret;
+}
+
+static gboolean
+caps_name_cl_memory (GstCaps * caps)
+{
+  guint i;
+
+  for (i = 0; caps && !gst_caps_is_any (caps) && i < gst_caps_get_size (caps);
+      i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    /* ANY features (videoconvert's passthrough caps) name nothing */
+    if (f && !gst_caps_features_is_any (f) &&
+        gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL_MEMORY))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+GstCaps *
+gst_cl_base_filter_fixate_memory (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * othercaps)
+{
+  GstPad *pad = direction == GST_PAD_SINK ? GST_BASE_TRANSFORM_SRC_PAD (trans)
+      : GST_BASE_TRANSFORM_SINK_PAD (trans);
+  GstCaps *peer = gst_pad_peer_query_caps (pad, NULL);
+  gboolean want_device = caps_name_cl_memory (peer);
+  GstCaps *chosen = gst_caps_new_empty ();
+  guint i;
+
+  gst_caps_unref (peer);
+  for (i = 0; i < gst_caps_get_size (othercaps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (othercaps, i);
+    gboolean device = f && gst_caps_features_contains (f,
+        GST_CAPS_FEATURE_MEMORY_CL_MEMORY);
+
+    if (device == want_device)
+      gst_caps_append_structure_full (chosen,
+          gst_structure_copy (gst_caps_get_structure (othercaps, i)),
+          gst_caps_features_copy (f));
+  }
+  if (gst_caps_is_empty (chosen)) {
+    gst_caps_unref (chosen);
+    return othercaps;
+  }
+  gst_caps_unref (othercaps);
+  return chosen;
+}
+
+static GstCaps *
+gst_cl_base_filter_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  othercaps = gst_cl_base_filter_fixate_memory (trans, direction, othercaps);
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
+      fixate_caps (trans, direction, caps, othercaps);
 }
 
 static gboolean
@@ -690,6 +935,9 @@ gst_cl_base_filter_class_init (GstClBaseFilterClass * klass)
   trans_class->propose_allocation = gst_cl_base_filter_propose_allocation;
   trans_class->decide_allocation = gst_cl_base_filter_decide_allocation;
   trans_class->query = gst_cl_base_filter_query;
+  trans_class->transform_caps = gst_cl_base_filter_transform_caps;
+  trans_class->fixate_caps = gst_cl_base_filter_fixate_caps;
+  trans_class->transform = gst_cl_base_filter_transform;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_BASE_FILTER, 0);
 }
@@ -700,9 +948,9 @@ gst_cl_base_filter_init (GstClBaseFilter * self)
   GstClBaseFilterPrivate *priv = PRIV (self);
 
   priv->device = g_strdup (DEFAULT_DEVICE);
-  priv->in = gst_cl_transfer_new (CL_MEM_READ_ONLY);
-  /* READ_WRITE: some kernels read back what an earlier pass wrote to the
-   * output (clintegral's GPU column pass); reading WRITE_ONLY memory is
-   * undefined in OpenCL 1.2 */
-  priv->out = gst_cl_transfer_new (CL_MEM_READ_WRITE);
+  priv->in = gst_cl_transfer_new (GST_ELEMENT_CAST (self), FALSE);
+  /* READ_WRITE output: some kernels read back what an earlier pass wrote
+   * to the output (clintegral's GPU column pass); reading WRITE_ONLY memory
+   * is undefined in OpenCL 1.2 */
+  priv->out = gst_cl_transfer_new (GST_ELEMENT_CAST (self), TRUE);
 }

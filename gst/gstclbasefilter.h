@@ -3,9 +3,12 @@
  *
  * It owns the `device` and `device-name` properties, the GstClContext (found
  * or created in start(), shared through GstContext), caps -> GstVideoInfo,
- * allocation (an aligned pool on CPU devices, a pinned pool on GPUs) and the
- * transfer of frames to and from the device (GstClFrame). Subclasses build
- * their kernels in set_info() and run them in transform()/transform_ip(). */
+ * allocation (an aligned pool on CPU devices, a pinned pool on GPUs, a
+ * GstClBufferPool for memory:OpenCL caps) and the frames: its transform()
+ * and transform_ip() make the input (and output) visible to the device
+ * (GstClFrame), call the subclass's process(), then finish, unmap and post
+ * errors. Subclasses build their kernels in set_info() and only choose and
+ * launch them in process() (gst_cl_base_filter_launch()). */
 #pragma once
 
 #include <gst/gst.h>
@@ -13,6 +16,7 @@
 #include <gst/video/video.h>
 
 #include "gstclcontext.h"
+#include "gstcltransfer.h"
 #include "gstclutils.h"
 
 G_BEGIN_DECLS
@@ -20,30 +24,6 @@ G_BEGIN_DECLS
 #define GST_TYPE_CL_BASE_FILTER (gst_cl_base_filter_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstClBaseFilter, gst_cl_base_filter, GST,
     CL_BASE_FILTER, GstBaseTransform);
-
-typedef struct _GstClTransfer GstClTransfer;
-
-/* A frame or buffer made visible to the device: plane p of the image is at
- * byte @offset[p] of @mem with row pitch @stride[p] (bytes). */
-typedef struct
-{
-  cl_mem mem;                   /* borrowed: valid until gst_cl_frame_unmap() */
-  guint n_planes;
-  cl_ulong offset[GST_VIDEO_MAX_PLANES];
-  cl_int stride[GST_VIDEO_MAX_PLANES];
-  gsize size;                   /* bytes of @mem in use */
-
-  /*< private >*/
-  gboolean is_video;
-  GstVideoFrame vframe;         /* when is_video */
-  GstMapInfo map;               /* when !is_video */
-  GstBuffer *buffer;
-  gboolean is_output;
-  gboolean wrapped;             /* @mem wraps host memory (CPU devices) */
-  gboolean packed;              /* planes written one by one (multi-memory buffer) */
-  gsize plane_size[GST_VIDEO_MAX_PLANES]; /* bytes from a plane's first to its last pixel */
-  GstClTransfer *transfer;
-} GstClFrame;
 
 struct _GstClBaseFilterClass
 {
@@ -55,7 +35,31 @@ struct _GstClBaseFilterClass
       GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info);
   /* release what set_info made; called from stop() and before a new set_info */
   void (*reset) (GstClBaseFilter * self);
+  /* One frame: enqueue the kernels that read @in and write @out (NULL from
+   * transform_ip: an element that only reads the frame). Both are on the
+   * device, wherever the buffers' memory is; the base class finishes and
+   * unmaps them. Post an error (launch helpers do) and return FALSE on
+   * failure. */
+  gboolean (*process) (GstClBaseFilter * self, GstClFrame * in,
+      GstClFrame * out);
 };
+
+/* Pad template caps of a filter: @formats in system memory and in
+ * memory:OpenCL */
+#define GST_CL_FILTER_CAPS(formats) GST_VIDEO_CAPS_MAKE (formats) "; " \
+    GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CL_MEMORY, \
+        formats)
+
+/* For transform_caps: @caps (taken) with each structure offered in
+ * memory:OpenCL first, then in system memory (a filter reads and writes
+ * either). The default transform_caps is this on the unchanged caps. */
+GstCaps *gst_cl_base_filter_any_memory (GstCaps * caps);
+/* For fixate_caps, first: keeps the structures of one memory in
+ * @othercaps (taken): memory:OpenCL when the peer on that side names it in
+ * its caps (another OpenCL element, cldownload), system memory otherwise
+ * (ANY-caps sinks too: what they did before). */
+GstCaps *gst_cl_base_filter_fixate_memory (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * othercaps);
 
 /* Whether upstream is a live source (LATENCY query on the sink pad's peer);
  * FALSE when nobody answers */
@@ -64,6 +68,8 @@ gboolean gst_cl_base_filter_upstream_is_live (GstClBaseFilter * self);
 /* valid between start() and stop() */
 GstClContext *gst_cl_base_filter_get_context (GstClBaseFilter * self);
 const GstVideoInfo *gst_cl_base_filter_get_in_info (GstClBaseFilter * self);
+/* The output caps' video info; NULL when the output is not video */
+const GstVideoInfo *gst_cl_base_filter_get_out_info (GstClBaseFilter * self);
 
 /* Builds (or takes from the cache) a program and posts
  * GST_ELEMENT_ERROR (LIBRARY, INIT) with the build log on failure. */
@@ -85,30 +91,56 @@ gboolean gst_cl_base_filter_check (GstClBaseFilter * self, cl_int err,
 gboolean gst_cl_base_filter_check_alloc_size (GstClBaseFilter * self,
     guint64 size, const gchar * what, const gchar * hint);
 
-/* Frame transfer. Input: the frame's pixels become readable by kernels
- * (wrapped in place on CPU devices when aligned, else written to a reused
- * device buffer). Output: kernels write @frame->mem; finish_output() makes
- * the pixels land in the buffer. Every plane's offset, stride and extent is
- * checked against the memory that holds it first: what cannot be read
- * safely (negative or too small strides, planes past their memory) is
- * refused with a STREAM/FORMAT error. All post an element error on failure
- * and leave nothing mapped then (gst_cl_frame_unmap() is still harmless). */
-gboolean gst_cl_frame_map_input (GstClBaseFilter * self, GstBuffer * buffer,
-    const GstVideoInfo * info, GstClFrame * frame);
-gboolean gst_cl_frame_map_output (GstClBaseFilter * self, GstBuffer * buffer,
-    const GstVideoInfo * info, GstClFrame * frame);
-/* Non-video buffers (one plane of @buffer's full size) */
-gboolean gst_cl_frame_map_output_raw (GstClBaseFilter * self,
-    GstBuffer * buffer, GstClFrame * frame);
-/* Waits for the queue, then copies the device result into the output buffer
- * where it is not already there. */
-gboolean gst_cl_frame_finish_output (GstClBaseFilter * self, GstClFrame * frame);
-void gst_cl_frame_unmap (GstClBaseFilter * self, GstClFrame * frame);
+/* For elements that only read frames, from their transform_ip(): @buf's
+ * frame made visible to the device, process (self, in, NULL), unmapped.
+ * The base class sets only transform() (process (self, in, out)). */
+GstFlowReturn gst_cl_base_filter_transform_ip (GstClBaseFilter * self,
+    GstBuffer * buf);
 
-/* Sets consecutive kernel args (mem, offset, stride) for plane @plane,
- * starting at *@index, which it advances. Returns the CL error. */
-cl_int gst_cl_frame_set_plane_args (const GstClFrame * frame, guint plane,
-    cl_kernel kernel, cl_uint * index);
+/* One kernel argument: @size bytes at @value (NULL: local memory) */
+typedef struct
+{
+  gsize size;
+  gconstpointer value;
+} GstClArg;
+
+#define GST_CL_ARG(v) { sizeof (v), &(v) }
+#define GST_CL_ARG_LOCAL(bytes) { (bytes), NULL }
+/* plane @p of a GstClFrame *: buffer, byte offset (uint), pitch (int) */
+#define GST_CL_ARG_PLANE(frame, p) GST_CL_ARG ((frame)->mem), \
+    GST_CL_ARG ((frame)->offset[p]), GST_CL_ARG ((frame)->stride[p])
+
+/* Sets @kernel's arguments 0..@n_args-1 from @args; the CL error (for
+ * code that launches elsewhere, e.g. a warm-up queue) */
+cl_int gst_cl_kernel_set_args (cl_kernel kernel, const GstClArg * args,
+    guint n_args);
+/* Sets @kernel's arguments 0..@n_args-1 from @args and enqueues it (as
+ * gst_cl_base_filter_run_kernel). Posts the error (@what) and returns FALSE
+ * on failure. */
+gboolean gst_cl_base_filter_launch (GstClBaseFilter * self, cl_kernel kernel,
+    cl_uint dims, const gsize * global, const gsize * local,
+    const GstClArg * args, guint n_args, const gchar * what);
+
+/* The launch idiom: an argument list in place, one `fail:` label per
+ * function for every error (already posted):
+ *   GST_CL_LAUNCH (self, k, 2, global, local, "Could not ...",
+ *       GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (width), GST_CL_ARG (mem));
+ *   ...
+ *   return TRUE;
+ * fail:
+ *   return FALSE; */
+#define GST_CL_LAUNCH(self, kernel, dims, global, local, what, ...) \
+  G_STMT_START { \
+    const GstClArg gst_cl_args_[] = { __VA_ARGS__ }; \
+    if (!gst_cl_base_filter_launch (GST_CL_BASE_FILTER (self), kernel, dims, \
+            global, local, gst_cl_args_, G_N_ELEMENTS (gst_cl_args_), what)) \
+      goto fail; \
+  } G_STMT_END
+
+/* Copies plane @p of the input caps' layout from @in to @out on the device
+ * (chroma planes a filter leaves as they are); posts the error */
+gboolean gst_cl_base_filter_copy_plane (GstClBaseFilter * self,
+    GstClFrame * in, GstClFrame * out, guint p);
 
 /* clEnqueueNDRangeKernel with the error posted on failure (@what names the
  * step for the user). With $GST_CL_PROFILE=1 the queue records events and

@@ -169,10 +169,10 @@ GST_ELEMENT_REGISTER_DEFINE (clconvolve, "clconvolve", GST_RANK_NONE,
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
+    GST_STATIC_CAPS (GST_CL_FILTER_CAPS (FORMATS)));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
+    GST_STATIC_CAPS (GST_CL_FILTER_CAPS (FORMATS)));
 
 static void gst_cl_convolve_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
@@ -183,8 +183,8 @@ static gboolean gst_cl_convolve_set_info (GstClBaseFilter * filter,
     GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
     GstVideoInfo * out_info);
 static void gst_cl_convolve_reset (GstClBaseFilter * filter);
-static GstFlowReturn gst_cl_convolve_transform (GstBaseTransform * trans,
-    GstBuffer * inbuf, GstBuffer * outbuf);
+static gboolean gst_cl_convolve_process (GstClBaseFilter * filter,
+    GstClFrame * in, GstClFrame * out);
 static gboolean gst_cl_convolve_transform_size (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps,
     gsize * othersize);
@@ -279,12 +279,12 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
       "Convolves video frames with a matrix or preset on an OpenCL device",
       GST_CL_ELEMENT_AUTHOR);
 
-  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_convolve_transform);
   trans_class->transform_size =
       GST_DEBUG_FUNCPTR (gst_cl_convolve_transform_size);
   trans_class->passthrough_on_same_caps = FALSE;
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_convolve_set_info);
   filter_class->reset = GST_DEBUG_FUNCPTR (gst_cl_convolve_reset);
+  filter_class->process = GST_DEBUG_FUNCPTR (gst_cl_convolve_process);
 
   gst_type_mark_as_plugin_api (gst_cl_convolve_preset_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_cl_convolve_border_get_type (), 0);
@@ -934,58 +934,79 @@ upload_taps (GstClConvolve * self)
       "clEnqueueWriteBuffer", "Could not upload the convolution matrix");
 }
 
-/* clSetKernelArg in order; stops at the first error */
+/* What convolution kernels take for one plane, as kernel argument values */
 typedef struct
 {
-  cl_kernel kernel;
-  cl_uint index;
-  cl_int err;
-} ArgSetter;
-
-static void
-arg (ArgSetter * a, gsize size, const void *value)
-{
-  if (a->err == CL_SUCCESS)
-    a->err = clSetKernelArg (a->kernel, a->index++, size, value);
-}
-
-static void
-plane_args (ArgSetter * a, const GstClFrame * frame, guint plane)
-{
-  if (a->err == CL_SUCCESS)
-    a->err = gst_cl_frame_set_plane_args (frame, plane, a->kernel, &a->index);
-}
+  cl_int width, height, ch, apos;
+  cl_int rx, ry, bval, border, border_row, direct;
+  cl_int n2d, nrow, ncol, tpitch;
+  cl_float finv, fbias;
+  cl_int idiv, ibias, absolute;
+  cl_mem taps2d, taps_row, taps_col, coef_sq, tmp;
+} ConvArgs;
 
 /* the arguments every convolution kernel starts with (after any scratch
  * buffer): source and destination plane, then the plane's geometry */
-static void
-frame_args (ArgSetter * a, const GstClFrame * in, const GstClFrame * out,
-    guint p, const ConvPlane * pl)
-{
-  cl_int width = pl->width, height = pl->height, ch = pl->ch;
-  cl_int apos = pl->alpha_pos;
+#define FRAME_ARGS(in, out, p, c) GST_CL_ARG_PLANE (in, p), \
+    GST_CL_ARG_PLANE (out, p), GST_CL_ARG ((c)->width), \
+    GST_CL_ARG ((c)->height), GST_CL_ARG ((c)->ch), GST_CL_ARG ((c)->apos)
+#define PARAM_ARGS(c) GST_CL_ARG ((c)->finv), GST_CL_ARG ((c)->fbias), \
+    GST_CL_ARG ((c)->idiv), GST_CL_ARG ((c)->ibias), \
+    GST_CL_ARG ((c)->absolute)
+/* conv2d_strips */
+#define STRIPS_ARGS(in, out, p, c) FRAME_ARGS (in, out, p, c), \
+    GST_CL_ARG ((c)->taps2d), GST_CL_ARG ((c)->n2d), GST_CL_ARG ((c)->rx), \
+    GST_CL_ARG ((c)->bval), GST_CL_ARG ((c)->border), \
+    GST_CL_ARG ((c)->direct), PARAM_ARGS (c)
+/* sep_strips */
+#define SEP_ARGS(in, out, p, c) FRAME_ARGS (in, out, p, c), \
+    GST_CL_ARG ((c)->taps_row), GST_CL_ARG ((c)->nrow), GST_CL_ARG ((c)->rx), \
+    GST_CL_ARG ((c)->taps_col), GST_CL_ARG ((c)->ncol), GST_CL_ARG ((c)->ry), \
+    GST_CL_ARG ((c)->bval), GST_CL_ARG ((c)->border), \
+    GST_CL_ARG ((c)->border_row), PARAM_ARGS (c)
 
-  plane_args (a, in, p);
-  plane_args (a, out, p);
-  arg (a, sizeof (width), &width);
-  arg (a, sizeof (height), &height);
-  arg (a, sizeof (ch), &ch);
-  arg (a, sizeof (apos), &apos);
-}
+#define CONV_WHAT "Could not run the convolution"
+#define SEP_WHAT "Could not run the separable convolution"
 
+/* The values of plane @pl under matrix @k; the tap buffers are the
+ * caller's */
 static void
-param_args (ArgSetter * a, const GstClConvolveKernel * k)
+conv_args (ConvArgs * c, const ConvPlane * pl, const GstClConvolveKernel * k,
+    cl_int bval, cl_int border)
 {
+  union
+  {
+    cl_float f;
+    cl_int i;
+  } border_row;
+  gdouble rowsum = 0;
+  gint j;
+
+  memset (c, 0, sizeof (*c));
+  c->width = pl->width;
+  c->height = pl->height;
+  c->ch = pl->ch;
+  c->apos = pl->alpha_pos;
+  c->rx = k->width / 2;
+  c->ry = k->height / 2;
+  c->bval = bval;
+  c->border = border;
+  /* a row of border pixels after the row pass, for the column pass */
+  for (j = 0; j < k->width; j++)
+    rowsum += k->row[j];
+  if (k->integer)
+    border_row.i = (cl_int) (rowsum * bval);
+  else
+    border_row.f = (cl_float) (rowsum * bval);
+  c->border_row = border_row.i;
+  c->tpitch = gst_cl_round_up ((gsize) pl->width * pl->ch, STRIP);
   /* a multiply by the reciprocal: off by at most an ulp from a division,
    * within the float path's tolerance, and much cheaper per sample */
-  cl_float finv = 1.0 / k->divisor, fbias = k->bias;
-  cl_int idiv = k->idivisor, ibias = k->ibias, absolute = k->absolute;
-
-  arg (a, sizeof (finv), &finv);
-  arg (a, sizeof (fbias), &fbias);
-  arg (a, sizeof (idiv), &idiv);
-  arg (a, sizeof (ibias), &ibias);
-  arg (a, sizeof (absolute), &absolute);
+  c->finv = 1.0 / k->divisor;
+  c->fbias = k->bias;
+  c->idiv = k->idivisor;
+  c->ibias = k->ibias;
+  c->absolute = k->absolute;
 }
 
 static gboolean
@@ -1010,51 +1031,46 @@ ensure_tmp (GstClConvolve * self, GstClContext * ctx, gsize size)
 static const gsize sep_local[2] = { 1, 1 };
 static const gsize strips_local[2] = { STRIPS_LX, STRIPS_LY };
 
-/* conv2d_strips' arguments and launch size for plane @p */
+/* launch sizes of sep_strips and conv2d_strips */
 static void
-strips_args (ArgSetter * a, const GstClFrame * in, const GstClFrame * out,
-    guint p, const ConvPlane * pl, const GstClConvolveKernel * k,
-    cl_mem taps, cl_int ntaps, cl_int bval, cl_int border, cl_int direct,
-    gsize global[2])
+sep_global (const ConvArgs * c, gsize global[2])
 {
-  cl_int rx = k->width / 2;
-  gsize strips = ((gsize) pl->width * pl->ch + STRIP - 1) / STRIP;
-
-  frame_args (a, in, out, p, pl);
-  arg (a, sizeof (cl_mem), &taps);
-  arg (a, sizeof (ntaps), &ntaps);
-  arg (a, sizeof (rx), &rx);
-  arg (a, sizeof (bval), &bval);
-  arg (a, sizeof (border), &border);
-  arg (a, sizeof (direct), &direct);
-  param_args (a, k);
-  global[0] = gst_cl_global_size (strips, strips_local[0]);
-  global[1] = gst_cl_global_size (pl->height, strips_local[1]);
+  global[0] = ((gsize) c->width * c->ch + STRIP - 1) / STRIP;
+  global[1] = ((gsize) c->height + SEP_ROWS - 1) / SEP_ROWS;
 }
 
-/* sep_strips' arguments and launch size for plane @p; @border_row is the
- * row pass of a row of border values (int or float bits) */
 static void
-sep_args (ArgSetter * a, const GstClFrame * in, const GstClFrame * out,
-    guint p, const ConvPlane * pl, const GstClConvolveKernel * k,
-    cl_mem taps_row, cl_int nrow, cl_mem taps_col, cl_int ncol, cl_int bval,
-    cl_int border, cl_int border_row, gsize global[2])
+strips_global (const ConvArgs * c, gsize global[2])
 {
-  cl_int rx = k->width / 2, ry = k->height / 2;
+  global[0] = gst_cl_global_size (((gsize) c->width * c->ch + STRIP - 1) /
+      STRIP, strips_local[0]);
+  global[1] = gst_cl_global_size (c->height, strips_local[1]);
+}
 
-  frame_args (a, in, out, p, pl);
-  arg (a, sizeof (cl_mem), &taps_row);
-  arg (a, sizeof (nrow), &nrow);
-  arg (a, sizeof (rx), &rx);
-  arg (a, sizeof (cl_mem), &taps_col);
-  arg (a, sizeof (ncol), &ncol);
-  arg (a, sizeof (ry), &ry);
-  arg (a, sizeof (bval), &bval);
-  arg (a, sizeof (border), &border);
-  arg (a, sizeof (border_row), &border_row);
-  param_args (a, k);
-  global[0] = ((gsize) pl->width * pl->ch + STRIP - 1) / STRIP;
-  global[1] = (pl->height + SEP_ROWS - 1) / SEP_ROWS;
+/* GPU separable path: row pass into @tmp, column pass into the output */
+static gboolean
+launch_two_pass (GstClConvolve * self, ConvKernels * ks, ConvArgs * c,
+    guint p, GstClFrame * in, GstClFrame * out)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  gsize g[2] = { ((gsize) c->width * c->ch + STRIP - 1) / STRIP, c->height };
+
+  if (!ensure_tmp (self, ctx, (gsize) c->tpitch * c->height * 4))
+    return FALSE;
+  c->tmp = self->tmp;
+  GST_CL_LAUNCH (self, ks->hpass, 2, g, NULL, SEP_WHAT,
+      GST_CL_ARG_PLANE (in, p), GST_CL_ARG (c->tmp), GST_CL_ARG (c->tpitch),
+      GST_CL_ARG (c->width), GST_CL_ARG (c->height), GST_CL_ARG (c->ch),
+      GST_CL_ARG (c->taps_row), GST_CL_ARG (c->nrow), GST_CL_ARG (c->rx),
+      GST_CL_ARG (c->bval), GST_CL_ARG (c->border));
+  GST_CL_LAUNCH (self, ks->vpass, 2, g, NULL, SEP_WHAT,
+      GST_CL_ARG (c->tmp), GST_CL_ARG (c->tpitch), FRAME_ARGS (in, out, p, c),
+      GST_CL_ARG (c->taps_col), GST_CL_ARG (c->ncol),
+      GST_CL_ARG (c->border_row), GST_CL_ARG (c->border), PARAM_ARGS (c));
+  return TRUE;
+fail:
+  return FALSE;
 }
 
 static gboolean
@@ -1064,143 +1080,69 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
       (self));
   const GstClConvolveKernel *k = self->frame_kernel;
-  cl_int width = pl->width, height = pl->height, ch = pl->ch;
-  cl_int rx = k->width / 2, ry = k->height / 2;
-  gsize rowlen = (gsize) width * ch;
-  gsize gsize_[2] = { (rowlen + STRIP - 1) / STRIP, height };
-  gsize cpu_global[2];
-  ArgSetter a = { 0, 0, CL_SUCCESS };
+  gsize rowlen = (gsize) pl->width * pl->ch;
+  gsize g[2];
+  ConvArgs c;
 
+  conv_args (&c, pl, k, bval, border);
+  c.taps2d = self->taps2d;
+  c.taps_row = self->taps_row;
+  c.taps_col = self->taps_col;
+  c.coef_sq = self->coef_sq;
+  c.n2d = self->n2d;
+  c.nrow = self->nrow;
+  c.ncol = self->ncol;
+  c.direct = self->direct;
+
+  if (takes_separable_path (self, k) && self->use_tile)
+    return launch_two_pass (self, ks, &c, p, in, out);
   if (takes_separable_path (self, k)) {
-    cl_int tpitch = gst_cl_round_up (rowlen, STRIP);
-    union
-    {
-      cl_float f;
-      cl_int i;
-    } border_row;
-    gdouble rowsum = 0;
-    gint j;
-
-    for (j = 0; j < k->width; j++)
-      rowsum += k->row[j];
-    /* a row of border pixels after the row pass, for the column pass */
-    if (k->integer)
-      border_row.i = (cl_int) (rowsum * bval);
-    else
-      border_row.f = (cl_float) (rowsum * bval);
-
-    if (!self->use_tile) {
-      /* CPU: both passes in one kernel, no intermediate buffer */
-      a.kernel = ks->sep;
-      sep_args (&a, in, out, p, pl, k, self->taps_row, self->nrow,
-          self->taps_col, self->ncol, bval, border, border_row.i, cpu_global);
-      if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
-              "clSetKernelArg", "Could not run the separable convolution"))
-        return FALSE;
-      return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
-          ks->sep, 2, cpu_global, sep_local, "Could not run the separable convolution");
-    }
-
-    if (!ensure_tmp (self, ctx, (gsize) tpitch * height * 4))
-      return FALSE;
-
-    a.kernel = ks->hpass;
-    plane_args (&a, in, p);
-    arg (&a, sizeof (cl_mem), &self->tmp);
-    arg (&a, sizeof (tpitch), &tpitch);
-    arg (&a, sizeof (width), &width);
-    arg (&a, sizeof (height), &height);
-    arg (&a, sizeof (ch), &ch);
-    arg (&a, sizeof (cl_mem), &self->taps_row);
-    arg (&a, sizeof (cl_int), &self->nrow);
-    arg (&a, sizeof (rx), &rx);
-    arg (&a, sizeof (bval), &bval);
-    arg (&a, sizeof (border), &border);
-    if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
-            "clSetKernelArg", "Could not run the separable convolution")
-        || !gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
-            ks->hpass, 2, gsize_, NULL,
-            "Could not run the separable convolution"))
-      return FALSE;
-
-    a.kernel = ks->vpass;
-    a.index = 0;
-    arg (&a, sizeof (cl_mem), &self->tmp);
-    arg (&a, sizeof (tpitch), &tpitch);
-    frame_args (&a, in, out, p, pl);
-    arg (&a, sizeof (cl_mem), &self->taps_col);
-    arg (&a, sizeof (cl_int), &self->ncol);
-    arg (&a, sizeof (border_row), &border_row);
-    arg (&a, sizeof (border), &border);
-    param_args (&a, k);
-    if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
-            "clSetKernelArg", "Could not run the separable convolution"))
-      return FALSE;
-    return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
-        ks->vpass, 2, gsize_, NULL, "Could not run the separable convolution");
+    /* CPU: both passes in one kernel, no intermediate buffer */
+    sep_global (&c, g);
+    GST_CL_LAUNCH (self, ks->sep, 2, g, sep_local, SEP_WHAT,
+        SEP_ARGS (in, out, p, &c));
+    return TRUE;
   }
 
   if (self->use_tile && self->reg_r) {
     gint r = self->reg_r;
-    gsize tile_bytes = (gsize) (REG_WX + 2 * r * ch) * (REG_TH + 2 * r) * 4;
+    gsize tile_bytes = (gsize) (REG_WX + 2 * r * c.ch) * (REG_TH + 2 * r) * 4;
     static const gsize reg_local[2] = { REG_WX, REG_WY };
 
     if (tile_bytes <= ctx->local_mem_size) {
-      gsize g[2] = { gst_cl_global_size (rowlen, REG_WX),
-        ((height + REG_TH - 1) / REG_TH) * REG_WY
-      };
-
-      a.kernel = ks->reg[r - 1];
-      frame_args (&a, in, out, p, pl);
-      arg (&a, sizeof (cl_mem), &self->coef_sq);
-      arg (&a, sizeof (bval), &bval);
-      arg (&a, sizeof (border), &border);
-      param_args (&a, k);
-      arg (&a, tile_bytes, NULL);
-      if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
-              "clSetKernelArg", "Could not run the convolution"))
-        return FALSE;
-      return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
-          a.kernel, 2, g, reg_local, "Could not run the convolution");
+      g[0] = gst_cl_global_size (rowlen, REG_WX);
+      g[1] = ((pl->height + REG_TH - 1) / REG_TH) * REG_WY;
+      GST_CL_LAUNCH (self, ks->reg[r - 1], 2, g, reg_local, CONV_WHAT,
+          FRAME_ARGS (in, out, p, &c), GST_CL_ARG (c.coef_sq),
+          GST_CL_ARG (c.bval), GST_CL_ARG (c.border), PARAM_ARGS (&c),
+          GST_CL_ARG_LOCAL (tile_bytes));
+      return TRUE;
     }
   }
 
   if (self->use_tile) {
-    gsize tile_bytes = (gsize) (TILE_W + 2 * rx * ch) * (TILE_H + 2 * ry) *
-        (self->depth16 ? 2 : 1);
+    gsize tile_bytes = (gsize) (TILE_W + 2 * c.rx * c.ch) *
+        (TILE_H + 2 * c.ry) * (self->depth16 ? 2 : 1);
     static const gsize tile_local[2] = { 16, 16 };
 
     if (tile_bytes <= ctx->local_mem_size) {
-      gsize g[2] = { ((rowlen + TILE_W - 1) / TILE_W) * 16,
-        gst_cl_global_size (height, TILE_H)
-      };
-
-      a.kernel = ks->tile;
-      frame_args (&a, in, out, p, pl);
-      arg (&a, sizeof (cl_mem), &self->taps2d);
-      arg (&a, sizeof (cl_int), &self->n2d);
-      arg (&a, sizeof (rx), &rx);
-      arg (&a, sizeof (ry), &ry);
-      arg (&a, sizeof (bval), &bval);
-      arg (&a, sizeof (border), &border);
-      param_args (&a, k);
-      arg (&a, tile_bytes, NULL);
-      if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
-              "clSetKernelArg", "Could not run the convolution"))
-        return FALSE;
-      return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
-          ks->tile, 2, g, tile_local, "Could not run the convolution");
+      g[0] = ((rowlen + TILE_W - 1) / TILE_W) * 16;
+      g[1] = gst_cl_global_size (pl->height, TILE_H);
+      GST_CL_LAUNCH (self, ks->tile, 2, g, tile_local, CONV_WHAT,
+          FRAME_ARGS (in, out, p, &c), GST_CL_ARG (c.taps2d),
+          GST_CL_ARG (c.n2d), GST_CL_ARG (c.rx), GST_CL_ARG (c.ry),
+          GST_CL_ARG (c.bval), GST_CL_ARG (c.border), PARAM_ARGS (&c),
+          GST_CL_ARG_LOCAL (tile_bytes));
+      return TRUE;
     }
   }
 
-  a.kernel = ks->strips;
-  strips_args (&a, in, out, p, pl, k, self->taps2d, self->n2d, bval, border,
-      self->direct, cpu_global);
-  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), a.err,
-          "clSetKernelArg", "Could not run the convolution"))
-    return FALSE;
-  return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self),
-      ks->strips, 2, cpu_global, strips_local, "Could not run the convolution");
+  strips_global (&c, g);
+  GST_CL_LAUNCH (self, ks->strips, 2, g, strips_local, CONV_WHAT,
+      STRIPS_ARGS (in, out, p, &c));
+  return TRUE;
+fail:
+  return FALSE;
 }
 
 /* PoCL compiles a kernel for its work-group size on its first launch (up
@@ -1216,8 +1158,8 @@ warm_up_kernel (GstClContext * ctx, cl_command_queue queue, cl_kernel kernel,
 {
   const ConvPlane pl = { 1, 1, 1, -1, FALSE };
   GstClConvolveKernel k;
-  ArgSetter a = { kernel, 0, CL_SUCCESS };
   GstClFrame f;
+  ConvArgs c;
   gsize global[2];
   cl_int err;
 
@@ -1231,14 +1173,22 @@ warm_up_kernel (GstClContext * ctx, cl_command_queue queue, cl_kernel kernel,
   k.width = k.height = 3;
   k.divisor = 1;
   k.idivisor = 1;
-  if (separable)
-    sep_args (&a, &f, &f, 0, &pl, &k, f.mem, 0, f.mem, 0, 0,
-        GST_CL_CONVOLVE_BORDER_CLAMP, 0, global);
-  else
-    strips_args (&a, &f, &f, 0, &pl, &k, f.mem, 0, 0,
-        GST_CL_CONVOLVE_BORDER_CLAMP, 0, global);
-  err = a.err != CL_SUCCESS ? a.err : gst_cl_warmup_launch (queue, kernel, 2,
-      global, separable ? sep_local : strips_local);
+  conv_args (&c, &pl, &k, 0, GST_CL_CONVOLVE_BORDER_CLAMP);
+  c.taps2d = c.taps_row = c.taps_col = f.mem;
+  if (separable) {
+    const GstClArg args[] = { SEP_ARGS (&f, &f, 0, &c) };
+
+    sep_global (&c, global);
+    err = gst_cl_kernel_set_args (kernel, args, G_N_ELEMENTS (args));
+  } else {
+    const GstClArg args[] = { STRIPS_ARGS (&f, &f, 0, &c) };
+
+    strips_global (&c, global);
+    err = gst_cl_kernel_set_args (kernel, args, G_N_ELEMENTS (args));
+  }
+  if (err == CL_SUCCESS)
+    err = gst_cl_warmup_launch (queue, kernel, 2, global, separable ?
+        sep_local : strips_local);
   clReleaseMemObject (f.mem);
   return err;
 }
@@ -1367,35 +1317,13 @@ wait_for_path (GstClConvolve * self, const GstClConvolveKernel * k)
   }
 }
 
-/* Chroma planes left unfiltered: a device-side rectangle copy */
 static gboolean
-copy_plane (GstClConvolve * self, const ConvPlane * pl, guint p,
-    GstClFrame * in, GstClFrame * out)
+gst_cl_convolve_process (GstClBaseFilter * filter, GstClFrame * in,
+    GstClFrame * out)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
-      (self));
-  gsize bps = self->depth16 ? 2 : 1;
-  gsize src_origin[3] = { in->offset[p], 0, 0 };
-  gsize dst_origin[3] = { out->offset[p], 0, 0 };
-  gsize region[3] = { (gsize) pl->width * pl->ch * bps, pl->height, 1 };
-  cl_int err;
-
-  err = clEnqueueCopyBufferRect (ctx->queue, in->mem, out->mem, src_origin,
-      dst_origin, region, in->stride[p], 0, out->stride[p], 0, 0, NULL, NULL);
-  return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
-      "clEnqueueCopyBufferRect", "Could not copy a chroma plane");
-}
-
-static GstFlowReturn
-gst_cl_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
-{
-  GstClConvolve *self = GST_CL_CONVOLVE (trans);
-  GstClBaseFilter *filter = GST_CL_BASE_FILTER (trans);
-  const GstVideoInfo *info = gst_cl_base_filter_get_in_info (filter);
+  GstClConvolve *self = GST_CL_CONVOLVE (filter);
   GstClConvolveBorder border;
   GstClConvolveChroma chroma;
-  GstClFrame in, out;
   ConvKernels *ks;
   gboolean changed = FALSE, ok = TRUE;
   cl_int bval;
@@ -1414,34 +1342,19 @@ gst_cl_convolve_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GST_OBJECT_UNLOCK (self);
 
   if (changed && !upload_taps (self))
-    return GST_FLOW_ERROR;
+    return FALSE;
   wait_for_path (self, self->frame_kernel);
   ks = get_kernels (self, self->frame_kernel->integer);
   if (!ks)
-    return GST_FLOW_ERROR;
-
-  if (!gst_cl_frame_map_input (filter, inbuf, info, &in))
-    goto map_failed_in;
-  if (!gst_cl_frame_map_output (filter, outbuf, info, &out))
-    goto map_failed_out;
+    return FALSE;
 
   for (p = 0; p < self->n_planes && ok; p++) {
     const ConvPlane *pl = &self->planes[p];
 
     if (pl->chroma && chroma == GST_CL_CONVOLVE_CHROMA_COPY)
-      ok = copy_plane (self, pl, p, &in, &out);
+      ok = gst_cl_base_filter_copy_plane (filter, in, out, p);
     else
-      ok = filter_plane (self, ks, pl, p, &in, &out, bval, border);
+      ok = filter_plane (self, ks, pl, p, in, out, bval, border);
   }
-  ok = ok && gst_cl_frame_finish_output (filter, &out);
-
-  gst_cl_frame_unmap (filter, &out);
-  gst_cl_frame_unmap (filter, &in);
-  return ok ? GST_FLOW_OK : GST_FLOW_ERROR;
-
-map_failed_out:
-  gst_cl_frame_unmap (filter, &out);
-map_failed_in:
-  gst_cl_frame_unmap (filter, &in);
-  return GST_FLOW_ERROR;
+  return ok;
 }

@@ -148,6 +148,7 @@ struct _GstClHistogram
   GstClockTime start_ts, end_ts;
   GstClockTime prev_ts;         /* PTS of the last stamped frame */
   gint last_roi[4];
+  gint frame_roi[4];            /* region of the frame being counted */
   guint last_bins;              /* bins of the last frame counted */
 };
 
@@ -174,10 +175,10 @@ GST_ELEMENT_REGISTER_DEFINE (clhistogram, "clhistogram", GST_RANK_NONE,
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
+    GST_STATIC_CAPS (GST_CL_FILTER_CAPS (FORMATS)));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
+    GST_STATIC_CAPS (GST_CL_FILTER_CAPS (FORMATS)));
 
 /* bit i of the channels flags; also the order of channels in messages */
 static const GFlagsValue channel_values[] = {
@@ -215,6 +216,8 @@ static gboolean gst_cl_histogram_set_info (GstClBaseFilter * filter,
     GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
     GstVideoInfo * out_info);
 static void gst_cl_histogram_reset (GstClBaseFilter * filter);
+static gboolean gst_cl_histogram_process (GstClBaseFilter * filter,
+    GstClFrame * frame, GstClFrame * out);
 static GstFlowReturn gst_cl_histogram_transform_ip (GstBaseTransform * trans,
     GstBuffer * buf);
 static gboolean gst_cl_histogram_sink_event (GstBaseTransform * trans,
@@ -316,6 +319,8 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
    * would not call it at all in passthrough. */
   trans_class->transform_ip_on_passthrough = TRUE;
   trans_class->transform_ip = gst_cl_histogram_transform_ip;
+  /* in place only: the base class's transform() writes a second buffer */
+  trans_class->transform = NULL;
   trans_class->sink_event = gst_cl_histogram_sink_event;
   trans_class->start = gst_cl_histogram_start;
   trans_class->query = gst_cl_histogram_query;
@@ -323,6 +328,7 @@ gst_cl_histogram_class_init (GstClHistogramClass * klass)
 
   filter_class->set_info = gst_cl_histogram_set_info;
   filter_class->reset = gst_cl_histogram_reset;
+  filter_class->process = gst_cl_histogram_process;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_HISTOGRAM_CHANNELS, 0);
   gst_type_mark_as_plugin_api (gst_cl_histogram_message_counts_get_type (),
@@ -894,95 +900,94 @@ gst_cl_histogram_start (GstBaseTransform * trans)
 
 /* ---- per frame ---- */
 
-static gboolean
-set_args (cl_kernel k, cl_uint i, gsize n, const gint * v)
-{
-  cl_int err = CL_SUCCESS;
-  gsize j;
-
-  for (j = 0; j < n && err == CL_SUCCESS; j++)
-    err = clSetKernelArg (k, i + j, sizeof (cl_int), &v[j]);
-  return err == CL_SUCCESS;
-}
-
-/* returned by enqueue_pass when gst_cl_base_filter_run_kernel already posted
- * the error (OpenCL error codes are 0 or negative) */
-#define ERR_POSTED 1
-
-#define RUN(kernel, global, local) \
-  (gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self), kernel, 1, \
-      global, local, "Could not compute the histogram") ? CL_SUCCESS : \
-      ERR_POSTED)
+#define HIST_WHAT "Could not compute the histogram"
 
 /* Enqueues @pass over the region (x, y, w, h) given in luma pixels */
-static cl_int
-enqueue_pass (GstClHistogram * self, GstClContext * ctx, Pass * pass,
-    const GstClFrame * frame, const gint * roi)
+static gboolean
+enqueue_pass (GstClHistogram * self, Pass * pass, GstClFrame * frame,
+    const gint * roi)
 {
   /* chroma: every sample that touches a luma pixel of the region */
-  gint x0 = roi[0] >> pass->wsub, y0 = roi[1] >> pass->hsub;
-  gint x1 = (roi[0] + roi[2] + (1 << pass->wsub) - 1) >> pass->wsub;
-  gint y1 = (roi[1] + roi[3] + (1 << pass->hsub) - 1) >> pass->hsub;
-  gint region[4] = { x0, y0, x1 - x0, y1 - y0 };
-  cl_uint idx = 0, out_base = pass->first * self->range;
-  cl_int err;
+  cl_int x0 = roi[0] >> pass->wsub, y0 = roi[1] >> pass->hsub;
+  cl_int x1 = (roi[0] + roi[2] + (1 << pass->wsub) - 1) >> pass->wsub;
+  cl_int y1 = (roi[1] + roi[3] + (1 << pass->hsub) - 1) >> pass->hsub;
+  cl_int w = x1 - x0, h = y1 - y0;
+  cl_uint out_base = pass->first * self->range;
   gsize global, local;
 
-  err = gst_cl_frame_set_plane_args (frame, pass->plane, pass->hist, &idx);
-  if (err != CL_SUCCESS)
-    return err;
-  if (!set_args (pass->hist, idx, 4, region))
-    return CL_INVALID_ARG_VALUE;
-  idx += 4;
-
   if (self->gpu) {
-    gsize groups = MIN ((gsize) region[3], self->max_groups);
-    err = clSetKernelArg (pass->hist, idx++, sizeof (cl_mem), &self->result);
-    if (err == CL_SUCCESS)
-      err = clSetKernelArg (pass->hist, idx++, sizeof (cl_uint), &out_base);
+    gsize groups = MIN ((gsize) h, self->max_groups);
+
     local = pass->wg;
     global = gst_cl_global_size (groups * pass->wg, local);
-    if (err == CL_SUCCESS)
-      err = RUN (pass->hist, &global, &local);
+    GST_CL_LAUNCH (self, pass->hist, 1, &global, &local, HIST_WHAT,
+        GST_CL_ARG_PLANE (frame, pass->plane), GST_CL_ARG (x0),
+        GST_CL_ARG (y0), GST_CL_ARG (w), GST_CL_ARG (h),
+        GST_CL_ARG (self->result), GST_CL_ARG (out_base));
   } else {
-    gint rows = (region[3] + self->max_bands - 1) / self->max_bands;
-    gint nbands = (region[3] + rows - 1) / rows;
+    cl_int rows = (h + self->max_bands - 1) / self->max_bands;
+    cl_int nbands = (h + rows - 1) / rows;
     gsize merge_n = (gsize) pass->n_out * self->range;
-
     /* with host_merge each pass has its own bands in @partial */
     cl_uint pbase = self->host_merge ? pass->first * self->max_bands *
         self->range : 0;
 
-    err = clSetKernelArg (pass->hist, idx++, sizeof (cl_int), &rows);
-    if (err == CL_SUCCESS)
-      err = clSetKernelArg (pass->hist, idx++, sizeof (cl_mem),
-          &self->partial);
-    if (err == CL_SUCCESS)
-      err = clSetKernelArg (pass->hist, idx++, sizeof (cl_uint), &pbase);
     global = nbands;
     local = 1;
     pass->nbands = nbands;
-    if (err == CL_SUCCESS)
-      err = RUN (pass->hist, &global, &local);
+    GST_CL_LAUNCH (self, pass->hist, 1, &global, &local, HIST_WHAT,
+        GST_CL_ARG_PLANE (frame, pass->plane), GST_CL_ARG (x0),
+        GST_CL_ARG (y0), GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (rows),
+        GST_CL_ARG (self->partial), GST_CL_ARG (pbase));
     /* 8-bit: the host sums the few bands from the read it does anyway,
      * cheaper than a second launch */
     if (self->host_merge)
-      return err;
-    if (err == CL_SUCCESS)
-      err = clSetKernelArg (pass->merge, 0, sizeof (cl_mem), &self->partial);
-    if (err == CL_SUCCESS)
-      err = clSetKernelArg (pass->merge, 1, sizeof (cl_int), &nbands);
-    if (err == CL_SUCCESS)
-      err = clSetKernelArg (pass->merge, 2, sizeof (cl_mem), &self->result);
-    if (err == CL_SUCCESS)
-      err = clSetKernelArg (pass->merge, 3, sizeof (cl_uint), &out_base);
+      return TRUE;
     /* few long work-items: the merge is a few thousand additions */
     local = 64;
     global = gst_cl_global_size (merge_n, local);
-    if (err == CL_SUCCESS)
-      err = RUN (pass->merge, &global, &local);
+    GST_CL_LAUNCH (self, pass->merge, 1, &global, &local, HIST_WHAT,
+        GST_CL_ARG (self->partial), GST_CL_ARG (nbands),
+        GST_CL_ARG (self->result), GST_CL_ARG (out_base));
   }
-  return err;
+  return TRUE;
+fail:
+  return FALSE;
+}
+
+/* The counts of self->frame_roi, read back into self->host */
+static gboolean
+gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
+    GstClFrame * out)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (filter);
+  GstClContext *ctx = gst_cl_base_filter_get_context (filter);
+  gsize n = (gsize) self->n_channels * self->range, i;
+  cl_int err = CL_SUCCESS;
+
+  if (self->gpu) {
+    cl_uint zero = 0;
+
+    err = clEnqueueFillBuffer (ctx->queue, self->result, &zero, sizeof (zero),
+        0, n * 4, 0, NULL, NULL);
+    if (!gst_cl_base_filter_check (filter, err, "clEnqueueFillBuffer",
+            HIST_WHAT))
+      return FALSE;
+  }
+  for (i = 0; i < self->n_passes; i++)
+    if (!enqueue_pass (self, &self->passes[i], frame, self->frame_roi))
+      return FALSE;
+  if (self->host_merge)
+    err = clEnqueueReadBuffer (ctx->queue, self->partial, CL_TRUE, 0,
+        self->max_bands * n * 4, self->host, 0, NULL, NULL);
+  else
+    err = clEnqueueReadBuffer (ctx->queue, self->result, CL_TRUE, 0, n * 4,
+        self->host, 0, NULL, NULL);
+  /* a blocking read: the frame is no longer in use */
+  if (err == CL_SUCCESS)
+    gst_cl_frame_set_queue_idle (frame);
+  return gst_cl_base_filter_check (filter, err, "clEnqueueReadBuffer",
+      HIST_WHAT);
 }
 
 /* Frames summed in @counts, covering [@start, @end) (GST_CLOCK_TIME_NONE
@@ -1190,18 +1195,15 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
   GstClHistogram *self = GST_CL_HISTOGRAM (trans);
   GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
-  GstClContext *ctx = gst_cl_base_filter_get_context (filter);
   const GstVideoInfo *info = gst_cl_base_filter_get_in_info (filter);
   GstClockTime ts = GST_BUFFER_PTS (buf), dur = GST_BUFFER_DURATION (buf);
-  GstClFrame frame;
   FrameSettings fs;
   const GstClHistogramOverlaySettings *ov = &fs.overlay;
   gboolean post, attach_meta, complete;
   guint64 interval, pixels;
   Tally t;
-  gsize n, i;
-  gint roi[4];
-  cl_int err = CL_SUCCESS;
+  gsize n;
+  gint *roi = self->frame_roi;
 
   get_frame_settings (self, &fs);
   post = fs.post;
@@ -1216,32 +1218,12 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   }
 
   get_roi (self, info, &fs, roi);
-  if (!gst_cl_frame_map_input (filter, buf, info, &frame)) {
-    gst_cl_frame_unmap (filter, &frame);
+  /* counts the frame where it is (device memory read in place) */
+  if (gst_cl_base_filter_transform_ip (filter, buf) != GST_FLOW_OK)
     return GST_FLOW_ERROR;
-  }
   n = (gsize) self->n_channels * self->range;
-  if (self->gpu) {
-    cl_uint zero = 0;
-    err = clEnqueueFillBuffer (ctx->queue, self->result, &zero, sizeof (zero),
-        0, n * 4, 0, NULL, NULL);
-  }
-  for (i = 0; i < self->n_passes && err == CL_SUCCESS; i++)
-    err = enqueue_pass (self, ctx, &self->passes[i], &frame, roi);
-  if (err == CL_SUCCESS && self->host_merge)
-    err = clEnqueueReadBuffer (ctx->queue, self->partial, CL_TRUE, 0,
-        self->max_bands * n * 4, self->host, 0, NULL, NULL);
-  else if (err == CL_SUCCESS)
-    err = clEnqueueReadBuffer (ctx->queue, self->result, CL_TRUE, 0, n * 4,
-        self->host, 0, NULL, NULL);
-  gst_cl_frame_unmap (filter, &frame);
-  if (err == ERR_POSTED)
-    return GST_FLOW_ERROR;
-  if (!gst_cl_base_filter_check (filter, err, "clEnqueueNDRangeKernel",
-          "Could not compute the histogram"))
-    return GST_FLOW_ERROR;
 
-  memcpy (self->last_roi, roi, sizeof (roi));
+  memcpy (self->last_roi, roi, sizeof (self->last_roi));
   self->last_bins = fs.bins;
   pixels = (guint64) roi[2] * roi[3];
 

@@ -94,19 +94,22 @@ struct _GstClIntegral
 
 #define SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, Y42B, " \
     "Y444, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
-#define INTEGRAL_CAPS GST_CL_INTEGRAL_MEDIA_TYPE ", " \
-    "format = (string) { U32, U64, F32, F64 }, " \
+#define INTEGRAL_FIELDS "format = (string) { U32, U64, F32, F64 }, " \
     "width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE ", " \
     "framerate = " GST_VIDEO_FPS_RANGE ", channels = (int) { 1, 3 }, " \
     "planes = (string) { sum, \"sum,sqsum\", \"sum,count\", " \
     "\"sum,sqsum,count\" }"
+#define INTEGRAL_CAPS GST_CL_INTEGRAL_MEDIA_TYPE ", " INTEGRAL_FIELDS
+#define INTEGRAL_CL_CAPS GST_CL_INTEGRAL_MEDIA_TYPE "(" \
+    GST_CAPS_FEATURE_MEMORY_CL_MEMORY "), " INTEGRAL_FIELDS
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (SINK_FORMATS)));
+    GST_STATIC_CAPS (GST_CL_FILTER_CAPS (SINK_FORMATS)));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (INTEGRAL_CAPS "; " GST_VIDEO_CAPS_MAKE (SINK_FORMATS)));
+    GST_STATIC_CAPS (INTEGRAL_CAPS "; " INTEGRAL_CL_CAPS "; "
+        GST_CL_FILTER_CAPS (SINK_FORMATS)));
 
 static const gchar *gray_formats[] = { "GRAY8", "GRAY16_LE", "I420", "YV12",
   "NV12", "NV21", "Y42B", "Y444", NULL
@@ -199,8 +202,8 @@ static GstCaps *gst_cl_integral_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
 static gboolean gst_cl_integral_get_unit_size (GstBaseTransform * trans,
     GstCaps * caps, gsize * size);
-static GstFlowReturn gst_cl_integral_transform (GstBaseTransform * trans,
-    GstBuffer * inbuf, GstBuffer * outbuf);
+static gboolean gst_cl_integral_process (GstClBaseFilter * base,
+    GstClFrame * in, GstClFrame * out);
 static gboolean gst_cl_integral_set_info (GstClBaseFilter * base,
     GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
     GstVideoInfo * out_info);
@@ -258,11 +261,11 @@ gst_cl_integral_class_init (GstClIntegralClass * klass)
   trans_class->transform_caps = gst_cl_integral_transform_caps;
   trans_class->fixate_caps = gst_cl_integral_fixate_caps;
   trans_class->get_unit_size = gst_cl_integral_get_unit_size;
-  trans_class->transform = gst_cl_integral_transform;
   trans_class->passthrough_on_same_caps = FALSE;
 
   filter_class->set_info = gst_cl_integral_set_info;
   filter_class->reset = gst_cl_integral_reset;
+  filter_class->process = gst_cl_integral_process;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CL_INTEGRAL_OUTPUT, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_INTEGRAL_FORMAT, 0);
@@ -587,7 +590,9 @@ gst_cl_integral_transform_caps (GstBaseTransform * trans,
     }
   }
 
-  /* keep only what our templates can carry */
+  /* in system memory and in memory:OpenCL; then only what our templates
+   * can carry */
+  ret = gst_cl_base_filter_any_memory (ret);
   tmpl = gst_pad_get_pad_template_caps (direction == GST_PAD_SINK ?
       GST_BASE_TRANSFORM_SRC_PAD (trans) : GST_BASE_TRANSFORM_SINK_PAD (trans));
   {
@@ -617,6 +622,7 @@ gst_cl_integral_fixate_caps (GstBaseTransform * trans,
   GstClIntegralFormat format;
   guint planes;
 
+  othercaps = gst_cl_base_filter_fixate_memory (trans, direction, othercaps);
   othercaps = gst_caps_truncate (othercaps);
   othercaps = gst_caps_make_writable (othercaps);
   s = gst_caps_get_structure (othercaps, 0);
@@ -954,172 +960,98 @@ gst_cl_integral_reset (GstClBaseFilter * base)
 
 /* ---- per frame ---- */
 
-#define SET_ARG(k, i, v) \
-  (err == CL_SUCCESS ? (err = clSetKernelArg ((k), (i)++, sizeof (v), &(v))) \
-      : err)
-
-/* not an OpenCL code: a kernel launch failed and its error was posted */
-#define RUN_FAILED 1
-
-/* through the base filter, which records device time for "kernel-time" */
-static cl_int
-run (GstClIntegral * self, cl_kernel k, cl_uint dims, const gsize * g,
-    const gsize * l)
-{
-  return gst_cl_base_filter_run_kernel (GST_CL_BASE_FILTER (self), k, dims, g,
-      l, "Could not compute the integral image") ? CL_SUCCESS : RUN_FAILED;
-}
+#define INTEGRAL_WHAT "Could not compute the integral image"
 
 /* Enqueues the kernels of plane @p: @in's plane 0 -> @out at p->offset */
-static cl_int
-enqueue_plane (GstClIntegral * self, IntegralPlane * p, const GstClFrame * in,
+static gboolean
+enqueue_plane (GstClIntegral * self, IntegralPlane * p, GstClFrame * in,
     cl_mem out)
 {
-  cl_int err, w = self->width, h = self->height, br = self->band_rows;
+  cl_int w = self->width, h = self->height, br = self->band_rows;
   cl_ulong off = p->offset;
-  cl_uint i = 0;
 
-  err = gst_cl_frame_set_plane_args (in, 0, p->k1, &i);
-  SET_ARG (p->k1, i, w);
-  SET_ARG (p->k1, i, h);
   if (self->gpu) {
     gsize gsz[2] = { self->wg, h }, lsz[2] = { self->wg, 1 };
     gsize csz[2] = { gst_cl_global_size ((gsize) (w + 1) * self->channels,
           32), GPU_COL_BANDS }, clsz[2] = { 32, GPU_COL_BANDS };
 
-    SET_ARG (p->k1, i, out);
-    SET_ARG (p->k1, i, off);
-    i = 0;
-    SET_ARG (p->k2, i, w);
-    SET_ARG (p->k2, i, h);
-    SET_ARG (p->k2, i, out);
-    SET_ARG (p->k2, i, off);
-    if (err == CL_SUCCESS)
-      err = run (self, p->k1, 2, gsz, lsz);
-    if (err == CL_SUCCESS)
-      err = run (self, p->k2, 2, csz, clsz);
+    GST_CL_LAUNCH (self, p->k1, 2, gsz, lsz, INTEGRAL_WHAT,
+        GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
+        GST_CL_ARG (out), GST_CL_ARG (off));
+    GST_CL_LAUNCH (self, p->k2, 2, csz, clsz, INTEGRAL_WHAT,
+        GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (out), GST_CL_ARG (off));
   } else {
     /* one work-item per work-group: PoCL runs work-groups on its threads */
     gsize one = 1, nb = self->n_bands, nb1 = self->n_bands - 1;
+    /* column strips, so the cores share the totals of a single band */
+    gsize gcs[2] = { nb1, MAX (self->n_bands / MAX (nb1, 1), 1) };
+    gsize lcs[2] = { 1, 1 };
 
-    SET_ARG (p->k1, i, br);
-    SET_ARG (p->k1, i, p->colsum);
-    i = 0;
-    if (err == CL_SUCCESS)
-      err = gst_cl_frame_set_plane_args (in, 0, p->k2, &i);
-    SET_ARG (p->k2, i, w);
-    SET_ARG (p->k2, i, h);
-    SET_ARG (p->k2, i, br);
-    SET_ARG (p->k2, i, p->colsum);
-    SET_ARG (p->k2, i, p->accrow);
-    SET_ARG (p->k2, i, out);
-    SET_ARG (p->k2, i, off);
     /* the last band's totals are never needed */
-    if (err == CL_SUCCESS && nb1 > 0) {
-      /* column strips, so the cores share the totals of a single band */
-      gsize gcs[2] = { nb1, MAX (self->n_bands / nb1, 1) }, lcs[2] = { 1, 1 };
-      err = run (self, p->k1, 2, gcs, lcs);
-    }
-    if (err == CL_SUCCESS)
-      err = run (self, p->k2, 1, &nb, &one);
+    if (nb1 > 0)
+      GST_CL_LAUNCH (self, p->k1, 2, gcs, lcs, INTEGRAL_WHAT,
+          GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
+          GST_CL_ARG (br), GST_CL_ARG (p->colsum));
+    GST_CL_LAUNCH (self, p->k2, 1, &nb, &one, INTEGRAL_WHAT,
+        GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
+        GST_CL_ARG (br), GST_CL_ARG (p->colsum), GST_CL_ARG (p->accrow),
+        GST_CL_ARG (out), GST_CL_ARG (off));
   }
-  return err;
+  return TRUE;
+fail:
+  return FALSE;
 }
 
-static cl_int
-enqueue_box_mean (GstClIntegral * self, const GstClFrame * in,
-    const GstClFrame * out)
+static gboolean
+enqueue_box_mean (GstClIntegral * self, GstClFrame * in, GstClFrame * out)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
-      (self));
-  const GstVideoInfo *info =
-      gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self));
-  cl_kernel k = self->box_kernel;
-  cl_int err, w = self->width, h = self->height, r;
+  cl_int w = self->width, h = self->height, r;
   gsize lsz[2] = { 16, 16 };
   gsize gsz[2] = { gst_cl_global_size (w, 16), gst_cl_global_size (h, 16) };
-  cl_uint i = 0, p;
+  cl_uint p;
 
   GST_OBJECT_LOCK (self);
   r = self->radius;
   GST_OBJECT_UNLOCK (self);
 
-  err = enqueue_plane (self, &self->plane[0], in, self->box_ii);
-  if (err == CL_SUCCESS)
-    err = gst_cl_frame_set_plane_args (in, 0, k, &i);
-  if (err == CL_SUCCESS)
-    err = gst_cl_frame_set_plane_args (out, 0, k, &i);
-  SET_ARG (k, i, self->box_ii);
-  SET_ARG (k, i, w);
-  SET_ARG (k, i, h);
-  SET_ARG (k, i, r);
-  if (err == CL_SUCCESS)
-    err = run (self, k, 2, gsz, lsz);
+  if (!enqueue_plane (self, &self->plane[0], in, self->box_ii))
+    return FALSE;
+  GST_CL_LAUNCH (self, self->box_kernel, 2, gsz, lsz, INTEGRAL_WHAT,
+      GST_CL_ARG_PLANE (in, 0), GST_CL_ARG_PLANE (out, 0),
+      GST_CL_ARG (self->box_ii), GST_CL_ARG (w), GST_CL_ARG (h),
+      GST_CL_ARG (r));
 
   /* chroma planes are copied unchanged */
-  for (p = 1; p < in->n_planes && err == CL_SUCCESS; p++) {
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    gsize src_origin[3] = { in->offset[p], 0, 0 };
-    gsize dst_origin[3] = { out->offset[p], 0, 0 };
-    gsize region[3] = { 0, 0, 1 };
-
-    gst_video_format_info_component (info->finfo, p, comp);
-    region[0] = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
-        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
-    region[1] = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
-    err = clEnqueueCopyBufferRect (ctx->queue, in->mem, out->mem, src_origin,
-        dst_origin, region, in->stride[p], 0, out->stride[p], 0, 0, NULL,
-        NULL);
-  }
-  return err;
+  for (p = 1; p < in->n_planes; p++)
+    if (!gst_cl_base_filter_copy_plane (GST_CL_BASE_FILTER (self), in, out, p))
+      return FALSE;
+  return TRUE;
+fail:
+  return FALSE;
 }
 
-static GstFlowReturn
-gst_cl_integral_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
+static gboolean
+gst_cl_integral_process (GstClBaseFilter * base, GstClFrame * in,
+    GstClFrame * out)
 {
-  GstClIntegral *self = GST_CL_INTEGRAL (trans);
-  GstClBaseFilter *base = GST_CL_BASE_FILTER (trans);
-  const GstVideoInfo *info = gst_cl_base_filter_get_in_info (base);
-  GstClFrame in, out;
-  GstFlowReturn ret = GST_FLOW_ERROR;
-  cl_int err = CL_SUCCESS;
+  GstClIntegral *self = GST_CL_INTEGRAL (base);
   guint i;
 
   if (!self->n_planes) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
         ("no caps set before the first buffer"));
-    return GST_FLOW_NOT_NEGOTIATED;
+    return FALSE;
   }
-  if (!gst_cl_frame_map_input (base, inbuf, info, &in))
-    return GST_FLOW_ERROR;
-
-  if (self->box_mean) {
-    if (!gst_cl_frame_map_output (base, outbuf, info, &out))
-      goto unmap_in;
-    err = enqueue_box_mean (self, &in, &out);
-  } else {
-    if (gst_buffer_get_size (outbuf) < self->out_size) {
-      GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
-          ("output buffer of %" G_GSIZE_FORMAT " bytes, need %" G_GSIZE_FORMAT,
-              gst_buffer_get_size (outbuf), self->out_size));
-      goto unmap_in;
-    }
-    if (!gst_cl_frame_map_output_raw (base, outbuf, &out))
-      goto unmap_in;
-    GST_LOG_OBJECT (self, "input %s, output %s", in.wrapped ? "wrapped" :
-        "staged", out.wrapped ? "wrapped" : "staged");
-    for (i = 0; i < self->n_planes && err == CL_SUCCESS; i++)
-      err = enqueue_plane (self, &self->plane[i], &in, out.mem);
+  if (self->box_mean)
+    return enqueue_box_mean (self, in, out);
+  if (out->size < self->out_size) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
+        ("output buffer of %" G_GSIZE_FORMAT " bytes, need %" G_GSIZE_FORMAT,
+            out->size, self->out_size));
+    return FALSE;
   }
-
-  if (err != RUN_FAILED && gst_cl_base_filter_check (base, err,
-          "clSetKernelArg or clEnqueueCopyBufferRect",
-          "Could not compute the integral image")
-      && gst_cl_frame_finish_output (base, &out))
-    ret = GST_FLOW_OK;
-  gst_cl_frame_unmap (base, &out);
-unmap_in:
-  gst_cl_frame_unmap (base, &in);
-  return ret;
+  for (i = 0; i < self->n_planes; i++)
+    if (!enqueue_plane (self, &self->plane[i], in, out->mem))
+      return FALSE;
+  return TRUE;
 }

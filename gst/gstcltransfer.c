@@ -4,18 +4,25 @@
  * CPU devices (PoCL): the mapped frame is wrapped with CL_MEM_USE_HOST_PTR
  * when it meets CL_DEVICE_MEM_BASE_ADDR_ALIGN, so kernels read and write the
  * buffer's own memory (the wrapper is a handle, no pixels are allocated or
- * copied); otherwise one copy into a device buffer reused every frame.
+ * copied); an input frame that does not is wrapped from the aligned address
+ * below it; an output frame that does not is written to a device buffer
+ * reused every frame, then copied.
  * GPUs: one write into (or read from) a device buffer reused every frame; it
  * runs as DMA when the frame is in our pinned pool. Buffers whose planes sit
- * in several GstMemory are written plane by plane. */
+ * in several GstMemory are written plane by plane.
+ * GstClMemory of the element's context: its cl_mem is the frame (no map, no
+ * copy, no wrap), validated like host frames.
+ * Synchronisation: everything goes on the context's one in-order queue, so
+ * device frames need no wait here; the queue is drained only before host
+ * memory that the device used is unmapped. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include <string.h>
 
-#include "gstclbasefilter.h"
 #include "gstcltransfer.h"
+#include "gstclutils.h"
 
 #define GST_CAT_DEFAULT gst_cl_debug
 
@@ -23,11 +30,13 @@
 #define PLANE_ALIGN 256
 
 GstClTransfer *
-gst_cl_transfer_new (cl_mem_flags flags)
+gst_cl_transfer_new (GstElement * element, gboolean output)
 {
   GstClTransfer *t = g_new0 (GstClTransfer, 1);
 
-  t->flags = flags;
+  t->element = element;
+  t->output = output;
+  t->flags = output ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY;
   return t;
 }
 
@@ -50,15 +59,32 @@ gst_cl_transfer_free (GstClTransfer * t)
   }
 }
 
-static gboolean
-ensure_staging (GstClBaseFilter * self, GstClTransfer * t, gsize size)
+gboolean
+gst_cl_post_cl_error (GstElement * element, GstClContext * ctx, cl_int err,
+    const gchar * call, const gchar * what)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (self);
+  if (G_LIKELY (err == CL_SUCCESS))
+    return TRUE;
+  gst_element_message_full (element, GST_MESSAGE_ERROR,
+      GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, g_strdup (what),
+      g_strdup_printf ("OpenCL error %s (%d) during call: %s on device \"%s\"",
+          gst_cl_error_name (err), err, call,
+          ctx ? ctx->device_name : "none"), __FILE__, G_STRFUNC, __LINE__);
+  return FALSE;
+}
+
+static gboolean
+check (GstClTransfer * t, cl_int err, const gchar * call, const gchar * what)
+{
+  return gst_cl_post_cl_error (t->element, t->ctx, err, call, what);
+}
+
+static gboolean
+ensure_staging (GstClTransfer * t, gsize size)
+{
+  GstClContext *ctx = t->ctx;
   cl_int err;
 
-  if (t->ctx != ctx)
-    gst_cl_transfer_reset (t);
-  t->ctx = ctx;
   if (t->staging && t->staging_size >= size)
     return TRUE;
   if (t->staging)
@@ -67,7 +93,7 @@ ensure_staging (GstClBaseFilter * self, GstClTransfer * t, gsize size)
   if (err != CL_SUCCESS) {
     gchar *what = g_strdup_printf ("Could not allocate %.1f MB on OpenCL "
         "device \"%s\"", size / 1e6, ctx->device_name);
-    gst_cl_base_filter_check (self, err, "clCreateBuffer", what);
+    check (t, err, "clCreateBuffer", what);
     g_free (what);
     t->staging = NULL;
     t->staging_size = 0;
@@ -86,31 +112,30 @@ can_wrap (GstClContext * ctx, gconstpointer ptr)
 
 /* Makes @frame->mem for the single host region [@base, @base + @size) */
 static gboolean
-attach_region (GstClBaseFilter * self, GstClFrame * frame, guint8 * base,
-    gsize size)
+attach_region (GstClFrame * frame, guint8 * base, gsize size)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (self);
   GstClTransfer *t = frame->transfer;
+  GstClContext *ctx = t->ctx;
   cl_int err;
 
   frame->size = size;
   if (can_wrap (ctx, base)) {
     frame->mem = clCreateBuffer (ctx->context, t->flags | CL_MEM_USE_HOST_PTR,
         size, base, &err);
-    if (!gst_cl_base_filter_check (self, err, "clCreateBuffer",
+    if (!check (t, err, "clCreateBuffer",
             "Could not use the frame's memory on the OpenCL device"))
       return FALSE;
     frame->wrapped = TRUE;
     return TRUE;
   }
 
-  if (!ensure_staging (self, t, size))
+  if (!ensure_staging (t, size))
     return FALSE;
   frame->mem = t->staging;
   if (!frame->is_output) {
     err = clEnqueueWriteBuffer (ctx->queue, frame->mem, CL_FALSE, 0, size,
         base, 0, NULL, NULL);
-    if (!gst_cl_base_filter_check (self, err, "clEnqueueWriteBuffer",
+    if (!check (t, err, "clEnqueueWriteBuffer",
             "Could not upload the frame to the OpenCL device"))
       return FALSE;
   }
@@ -169,79 +194,107 @@ direction (const GstClFrame * frame)
 
 /* One STREAM/FORMAT error naming the plane, its layout and its memory */
 static void
-post_plane_error (GstClBaseFilter * self, const GstClFrame * frame, guint p,
-    const gchar * problem)
+post_layout_error (GstClFrame * frame, guint p, gsize offset, gint stride,
+    gsize mem_size, const gchar * problem)
 {
-  const GstVideoFrame *vf = &frame->vframe;
-  GstVideoMeta *meta = vf->meta;
+  GstElement *element = frame->transfer->element;
+  GstVideoMeta *meta = gst_buffer_get_video_meta (frame->buffer);
 
-  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+  GST_ELEMENT_ERROR (element, STREAM, FORMAT,
       ("Cannot use plane %u of the %s frame (offset %" G_GSIZE_FORMAT
           ", stride %d, memory of %" G_GSIZE_FORMAT " bytes): %s.", p,
-          direction (frame), vf->info.offset[p],
-          GST_VIDEO_FRAME_PLANE_STRIDE (vf, p), plane_map (vf, p)->size,
-          problem),
-      ("buffer of %" G_GSIZE_FORMAT " bytes in %u memories; %s",
+          direction (frame), offset, stride, mem_size, problem),
+      ("buffer of %" G_GSIZE_FORMAT " bytes in %u memories%s; %s",
           gst_buffer_get_size (frame->buffer),
           gst_buffer_n_memory (frame->buffer),
+          frame->on_device ? " (OpenCL memory)" : "",
           meta ? "layout from its GstVideoMeta" : "layout from the caps"));
+}
+
+static void
+post_plane_error (GstClFrame * frame, guint p, const gchar * problem)
+{
+  const GstVideoFrame *vf = &frame->vframe;
+
+  post_layout_error (frame, p, vf->info.offset[p],
+      GST_VIDEO_FRAME_PLANE_STRIDE (vf, p), plane_map (vf, p)->size, problem);
+}
+
+/* What a plane at byte @start of @size bytes of memory, @rows rows of @row
+ * bytes @stride apart, cannot be; NULL when it is fine. Stores the plane's
+ * extent in *@extent. */
+static gchar *
+plane_problem (gsize start, gint stride, gsize rows, gsize row, gsize sample,
+    gsize size, gsize * extent)
+{
+  gsize end;
+
+  if (stride < 0)
+    return g_strdup ("negative strides (bottom-up frames) are not "
+        "supported");
+  if ((gsize) stride < row)
+    return g_strdup_printf ("the stride is smaller than a row of %"
+        G_GSIZE_FORMAT " bytes", row);
+  if (start > size)
+    return g_strdup ("the plane starts outside its memory");
+  if (!gst_cl_plane_extent (rows, stride, row, extent) ||
+      !g_size_checked_add (&end, start, *extent))
+    return g_strdup_printf ("%" G_GSIZE_FORMAT " rows of %" G_GSIZE_FORMAT
+        " bytes overflow the address space", rows, row);
+  if (end > size)
+    return g_strdup_printf ("%" G_GSIZE_FORMAT " rows of %" G_GSIZE_FORMAT
+        " bytes from byte %" G_GSIZE_FORMAT " of the memory end at byte %"
+        G_GSIZE_FORMAT ", past its end", rows, row, start, end);
+  if (start % sample || stride % sample)
+    return g_strdup ("16-bit samples need even offsets and strides");
+  return NULL;
+}
+
+static gsize
+sample_bytes (const GstVideoInfo * info)
+{
+  return GST_VIDEO_FORMAT_INFO_DEPTH (info->finfo, 0) > 8 ? 2 : 1;
 }
 
 /* Checks plane @p of the mapped frame against the memory that holds it, and
  * stores where it starts in that memory and how many bytes it spans */
 static gboolean
-measure_plane (GstClBaseFilter * self, GstClFrame * frame,
-    const GstVideoInfo * info, guint p, gsize * start)
+measure_plane (GstClFrame * frame, const GstVideoInfo * info, guint p,
+    gsize * start)
 {
   const GstVideoFrame *vf = &frame->vframe;
   const GstMapInfo *map = plane_map (vf, p);
   const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (vf, p);
-  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (vf, p);
-  gsize row = gst_cl_plane_row_bytes (info, p), rows = plane_rows (info, p);
-  gsize sample = GST_VIDEO_FORMAT_INFO_DEPTH (info->finfo, 0) > 8 ? 2 : 1;
-  gsize end;
   gchar *problem;
 
   *start = data >= map->data ? (gsize) (data - map->data) : G_MAXSIZE;
-  if (stride < 0)
-    problem = g_strdup ("negative strides (bottom-up frames) are not "
-        "supported");
-  else if ((gsize) stride < row)
-    problem = g_strdup_printf ("the stride is smaller than a row of %"
-        G_GSIZE_FORMAT " bytes", row);
-  else if (*start > map->size)
-    problem = g_strdup ("the plane starts outside its memory");
-  else if (!gst_cl_plane_extent (rows, stride, row, &frame->plane_size[p]) ||
-      !g_size_checked_add (&end, *start, frame->plane_size[p]))
-    problem = g_strdup_printf ("%" G_GSIZE_FORMAT " rows of %" G_GSIZE_FORMAT
-        " bytes overflow the address space", rows, row);
-  else if (end > map->size)
-    problem = g_strdup_printf ("%" G_GSIZE_FORMAT " rows of %" G_GSIZE_FORMAT
-        " bytes from byte %" G_GSIZE_FORMAT " of the memory end at byte %"
-        G_GSIZE_FORMAT ", past its end", rows, row, *start, end);
-  else if (*start % sample || stride % sample)
-    problem = g_strdup ("16-bit samples need even offsets and strides");
-  else
+  problem = plane_problem (*start, GST_VIDEO_FRAME_PLANE_STRIDE (vf, p),
+      plane_rows (info, p), gst_cl_plane_row_bytes (info, p),
+      sample_bytes (info), map->size, &frame->plane_size[p]);
+  if (!problem)
     return TRUE;
-
-  post_plane_error (self, frame, p, problem);
+  post_plane_error (frame, p, problem);
   g_free (problem);
   return FALSE;
 }
 
-/* Refuses a plane the kernels cannot address (see GST_CL_MAX_FRAME_BYTES) */
+/* Sets plane @p at byte @offset of the device buffer, refusing a plane the
+ * kernels cannot address (see GST_CL_MAX_FRAME_BYTES) */
 static gboolean
-check_addressable (GstClBaseFilter * self, GstClFrame * frame, guint p)
+place_plane (GstClFrame * frame, guint p, gsize offset, gsize mem_size)
 {
   gchar *problem;
 
-  if (frame->offset[p] + frame->plane_size[p] <= GST_CL_MAX_FRAME_BYTES)
+  if (offset <= GST_CL_MAX_FRAME_BYTES &&
+      frame->plane_size[p] <= GST_CL_MAX_FRAME_BYTES - offset) {
+    frame->offset[p] = offset;
     return TRUE;
+  }
   problem = g_strdup_printf ("it ends at byte %" G_GUINT64_FORMAT " of the "
       "device buffer, beyond the %" G_GUINT64_FORMAT " bytes OpenCL kernels "
-      "address with 32-bit offsets", (guint64) (frame->offset[p] +
-          frame->plane_size[p]), GST_CL_MAX_FRAME_BYTES);
-  post_plane_error (self, frame, p, problem);
+      "address with 32-bit offsets", (guint64) offset + frame->plane_size[p],
+      GST_CL_MAX_FRAME_BYTES);
+  post_layout_error (frame, p, offset, frame->stride[p], mem_size, problem);
   g_free (problem);
   return FALSE;
 }
@@ -249,30 +302,29 @@ check_addressable (GstClBaseFilter * self, GstClFrame * frame, guint p)
 /* Planes in separate memories: pack them into the device buffer, each plane
  * only as long as it really is (a last row without padding included) */
 static gboolean
-attach_planes (GstClBaseFilter * self, GstClFrame * frame)
+attach_planes (GstClFrame * frame)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (self);
+  GstClTransfer *t = frame->transfer;
   GstVideoFrame *vf = &frame->vframe;
   gsize total = 0;
   guint p;
 
   for (p = 0; p < frame->n_planes; p++) {
-    frame->offset[p] = total;
-    if (!check_addressable (self, frame, p))
+    if (!place_plane (frame, p, total, plane_map (vf, p)->size))
       return FALSE;
     total = gst_cl_round_up (total + frame->plane_size[p], PLANE_ALIGN);
   }
-  if (!ensure_staging (self, frame->transfer, total))
+  if (!ensure_staging (t, total))
     return FALSE;
-  frame->mem = frame->transfer->staging;
+  frame->mem = t->staging;
   frame->size = total;
   frame->packed = TRUE;
 
   for (p = 0; p < frame->n_planes && !frame->is_output; p++) {
-    cl_int err = clEnqueueWriteBuffer (ctx->queue, frame->mem, CL_FALSE,
+    cl_int err = clEnqueueWriteBuffer (t->ctx->queue, frame->mem, CL_FALSE,
         frame->offset[p], frame->plane_size[p],
         GST_VIDEO_FRAME_PLANE_DATA (vf, p), 0, NULL, NULL);
-    if (!gst_cl_base_filter_check (self, err, "clEnqueueWriteBuffer",
+    if (!check (t, err, "clEnqueueWriteBuffer",
             "Could not upload the frame to the OpenCL device"))
       return FALSE;
   }
@@ -282,10 +334,11 @@ attach_planes (GstClBaseFilter * self, GstClFrame * frame)
 /* Before mapping: what gst_video_frame_map() would refuse with a critical or
  * a bare FALSE, said clearly */
 static gboolean
-check_buffer (GstClBaseFilter * self, GstBuffer * buffer,
-    const GstVideoInfo * info, gboolean output)
+check_buffer (GstClFrame * frame, const GstVideoInfo * info)
 {
-  const gchar *dir = output ? "output" : "input";
+  GstElement *element = frame->transfer->element;
+  GstBuffer *buffer = frame->buffer;
+  const gchar *dir = direction (frame);
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
   gsize size = gst_buffer_get_size (buffer);
   guint p;
@@ -293,7 +346,7 @@ check_buffer (GstClBaseFilter * self, GstBuffer * buffer,
   if (!meta) {
     if (size >= GST_VIDEO_INFO_SIZE (info))
       return TRUE;
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+    GST_ELEMENT_ERROR (element, STREAM, FORMAT,
         ("The %s buffer holds %" G_GSIZE_FORMAT " bytes, but a %dx%d %s "
             "frame needs %" G_GSIZE_FORMAT " bytes.", dir, size,
             GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
@@ -305,7 +358,7 @@ check_buffer (GstClBaseFilter * self, GstBuffer * buffer,
       meta->width < (guint) GST_VIDEO_INFO_WIDTH (info) ||
       meta->height < (guint) GST_VIDEO_INFO_HEIGHT (info) ||
       meta->n_planes != GST_VIDEO_INFO_N_PLANES (info)) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+    GST_ELEMENT_ERROR (element, STREAM, FORMAT,
         ("The %s buffer's video meta describes a %ux%u %s frame (%u "
             "planes), but the caps a %dx%d %s frame (%u planes).", dir,
             meta->width, meta->height,
@@ -318,7 +371,7 @@ check_buffer (GstClBaseFilter * self, GstBuffer * buffer,
   for (p = 0; p < meta->n_planes; p++) {
     if (meta->offset[p] < size)
       continue;
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+    GST_ELEMENT_ERROR (element, STREAM, FORMAT,
         ("Cannot use plane %u of the %s frame (offset %" G_GSIZE_FORMAT
             ", stride %d): it starts past the end of the %" G_GSIZE_FORMAT
             "-byte buffer.", p, dir, meta->offset[p], meta->stride[p], size),
@@ -328,130 +381,212 @@ check_buffer (GstClBaseFilter * self, GstBuffer * buffer,
   return TRUE;
 }
 
-GstClTransfer *_gst_cl_base_filter_get_transfer (GstClBaseFilter * self,
-    gboolean output);
+/* Input frames on CPU devices that do not start on the device's base
+ * alignment (a decoder's or an appsrc's memory): wrapped from the aligned
+ * address below them instead of copied, every plane offset moved by the
+ * difference. That address lies in the same page as the frame (the
+ * alignment divides the page size), so it is mapped; kernels never read
+ * the bytes before the frame. Returns the difference (0: as it is). */
+static gsize
+wrap_shift (const GstClFrame * frame, const guint8 * base)
+{
+  GstClContext *ctx = frame->transfer->ctx;
+  gsize align = ctx->mem_base_addr_align;
+
+  if (frame->is_output || gst_cl_context_is_gpu (ctx) ||
+      4096 % align != 0)
+    return 0;
+  return (guintptr) base % align;
+}
 
 /* Validates every plane against its memory, then makes the device view: one
  * region when all planes lie in one mapping, else the planes packed */
 static gboolean
-attach_frame (GstClBaseFilter * self, GstClFrame * frame,
-    const GstVideoInfo * info)
+attach_frame (GstClFrame * frame, const GstVideoInfo * info)
 {
   GstVideoFrame *vf = &frame->vframe;
-  gsize start[GST_VIDEO_MAX_PLANES], end = 0;
+  gsize start[GST_VIDEO_MAX_PLANES], end = 0, sub;
   gboolean one_region = TRUE;
   guint p;
 
   for (p = 0; p < frame->n_planes; p++) {
-    if (!measure_plane (self, frame, info, p, &start[p]))
+    if (!measure_plane (frame, info, p, &start[p]))
       return FALSE;
     one_region = one_region && plane_map (vf, p)->data == vf->map[0].data;
   }
   if (!one_region)
-    return attach_planes (self, frame);
+    return attach_planes (frame);
 
+  sub = wrap_shift (frame, vf->map[0].data);
   for (p = 0; p < frame->n_planes; p++) {
-    frame->offset[p] = start[p];
-    if (!check_addressable (self, frame, p))
+    if (!place_plane (frame, p, start[p] + sub, vf->map[0].size))
       return FALSE;
     end = MAX (end, start[p] + frame->plane_size[p]);
   }
   /* only up to the last byte a plane uses: no upload of trailing memory */
-  return attach_region (self, frame, vf->map[0].data, end);
+  return attach_region (frame, vf->map[0].data - sub, end + sub);
+}
+
+/* A video frame in one GstClMemory of our context: its cl_mem as it is.
+ * gst_cl_buffer_get_planes() checks the meta and that every plane fits in
+ * the memory; kernels also need even 16-bit offsets and 32-bit offsets.
+ * Returns FALSE with *@posted unset when the buffer is not such memory (the
+ * host path then maps it, and validates it again). */
+static gboolean
+attach_device_video (GstClFrame * frame, const GstVideoInfo * info,
+    gboolean * posted)
+{
+  GstMemory *mem = gst_buffer_peek_memory (frame->buffer, 0);
+  GstClPlanes planes;
+  gsize end = 0;
+  guint p;
+
+  if (!gst_cl_buffer_get_planes (frame->buffer, frame->transfer->ctx, info,
+          &planes))
+    return FALSE;
+  frame->on_device = TRUE;
+  frame->mem = planes.mem;
+  frame->n_planes = planes.n_planes;
+  for (p = 0; p < planes.n_planes; p++) {
+    gchar *problem = planes.stride[p] > G_MAXINT ? g_strdup ("the stride "
+        "does not fit in 32 bits") : plane_problem (planes.offset[p] -
+        mem->offset, planes.stride[p], planes.rows[p], planes.row_bytes[p],
+        sample_bytes (info), mem->size, &frame->plane_size[p]);
+
+    frame->stride[p] = MIN (planes.stride[p], G_MAXINT);
+    if (problem) {
+      post_layout_error (frame, p, planes.offset[p] - mem->offset,
+          frame->stride[p], mem->size, problem);
+      g_free (problem);
+      *posted = TRUE;
+      return FALSE;
+    }
+    if (!place_plane (frame, p, planes.offset[p], mem->size)) {
+      *posted = TRUE;
+      return FALSE;
+    }
+    end = MAX (end, planes.offset[p] + frame->plane_size[p]);
+  }
+  frame->size = end;
+  return TRUE;
+}
+
+/* A raw buffer of one GstClMemory of our context that starts at the start
+ * of its cl_mem (kernels write from byte 0) */
+static gboolean
+attach_device_raw (GstClFrame * frame)
+{
+  GstMemory *mem;
+
+  if (gst_buffer_n_memory (frame->buffer) != 1 ||
+      !gst_cl_buffer_is_on_context (frame->buffer, frame->transfer->ctx))
+    return FALSE;
+  mem = gst_buffer_peek_memory (frame->buffer, 0);
+  if (mem->offset != 0)
+    return FALSE;
+  frame->on_device = TRUE;
+  frame->mem = gst_cl_memory_get_mem (mem);
+  frame->n_planes = 1;
+  frame->size = mem->size;
+  return TRUE;
 }
 
 static gboolean
-map_video (GstClBaseFilter * self, GstBuffer * buffer,
-    const GstVideoInfo * info, GstClFrame * frame, gboolean output)
+map_video (GstClFrame * frame, const GstVideoInfo * info)
 {
   GstVideoFrame *vf = &frame->vframe;
+  gboolean output = frame->is_output;
   guint p;
 
-  memset (frame, 0, sizeof (*frame));
-  frame->is_video = TRUE;
-  frame->is_output = output;
-  frame->buffer = buffer;
-  frame->transfer = _gst_cl_base_filter_get_transfer (self, output);
-
-  if (!check_buffer (self, buffer, info, output))
+  if (!check_buffer (frame, info))
     return FALSE;
-  if (!gst_video_frame_map (vf, (GstVideoInfo *) info, buffer,
+  if (!gst_video_frame_map (vf, (GstVideoInfo *) info, frame->buffer,
           output ? GST_MAP_WRITE : GST_MAP_READ)) {
     memset (vf, 0, sizeof (*vf));
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+    GST_ELEMENT_ERROR (frame->transfer->element, STREAM, FAILED,
         ("Could not map the %s frame%s.", direction (frame),
             output ? " for writing" : ""), (NULL));
     return FALSE;
   }
+  frame->is_video = TRUE;
   frame->n_planes = GST_VIDEO_FRAME_N_PLANES (vf);
   for (p = 0; p < frame->n_planes; p++)
     frame->stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (vf, p);
-
-  if (!attach_frame (self, frame, info)) {
-    /* callers need not unmap a frame whose mapping failed */
-    gst_cl_frame_unmap (self, frame);
-    return FALSE;
-  }
-  return TRUE;
+  return attach_frame (frame, info);
 }
 
-gboolean
-gst_cl_frame_map_input (GstClBaseFilter * self, GstBuffer * buffer,
-    const GstVideoInfo * info, GstClFrame * frame)
+static gboolean
+map_raw (GstClFrame * frame)
 {
-  return map_video (self, buffer, info, frame, FALSE);
-}
-
-gboolean
-gst_cl_frame_map_output (GstClBaseFilter * self, GstBuffer * buffer,
-    const GstVideoInfo * info, GstClFrame * frame)
-{
-  return map_video (self, buffer, info, frame, TRUE);
-}
-
-gboolean
-gst_cl_frame_map_output_raw (GstClBaseFilter * self, GstBuffer * buffer,
-    GstClFrame * frame)
-{
-  memset (frame, 0, sizeof (*frame));
-  frame->is_output = TRUE;
-  frame->buffer = buffer;
-  frame->transfer = _gst_cl_base_filter_get_transfer (self, TRUE);
-  if (!gst_buffer_map (buffer, &frame->map, GST_MAP_WRITE)) {
+  if (!gst_buffer_map (frame->buffer, &frame->map, frame->is_output ?
+          GST_MAP_WRITE : GST_MAP_READ)) {
     memset (&frame->map, 0, sizeof (frame->map));
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
-        ("Could not map the output buffer"));
+    GST_ELEMENT_ERROR (frame->transfer->element, STREAM, FAILED, (NULL),
+        ("Could not map the %s buffer", direction (frame)));
     return FALSE;
   }
   frame->n_planes = 1;
   frame->stride[0] = 0;
-  if (!attach_region (self, frame, frame->map.data, frame->map.size)) {
-    gst_cl_frame_unmap (self, frame);
-    return FALSE;
-  }
-  return TRUE;
+  return attach_region (frame, frame->map.data, frame->map.size);
 }
 
 gboolean
-gst_cl_frame_finish_output (GstClBaseFilter * self, GstClFrame * frame)
+gst_cl_frame_map (GstClTransfer * t, GstClContext * ctx, GstBuffer * buffer,
+    const GstVideoInfo * info, GstClFrame * frame)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (self);
+  gboolean posted = FALSE, ok;
+
+  memset (frame, 0, sizeof (*frame));
+  frame->is_output = t->output;
+  frame->buffer = buffer;
+  frame->transfer = t;
+  if (t->ctx != ctx)
+    gst_cl_transfer_reset (t);
+  t->ctx = ctx;
+
+  if (info ? attach_device_video (frame, info, &posted) :
+      attach_device_raw (frame))
+    return TRUE;
+  if (posted)
+    goto failed;
+  memset (frame->offset, 0, sizeof (frame->offset));
+  frame->on_device = FALSE;
+  frame->mem = NULL;
+  ok = info ? map_video (frame, info) : map_raw (frame);
+  if (ok)
+    return TRUE;
+
+failed:
+  /* callers need not unmap a frame whose mapping failed */
+  gst_cl_frame_unmap (frame);
+  return FALSE;
+}
+
+gboolean
+gst_cl_frame_finish (GstClFrame * frame)
+{
+  GstClTransfer *t = frame->transfer;
+  GstClContext *ctx = t->ctx;
   cl_int err = CL_SUCCESS;
   guint p;
 
   g_return_val_if_fail (frame->is_output, FALSE);
 
+  if (frame->on_device)
+    return TRUE;
   if (frame->wrapped) {
     /* map/unmap: the spec's way to make USE_HOST_PTR results visible to the
-     * host; on CPU devices it returns the host pointer without copying */
-    void *ptr = clEnqueueMapBuffer (ctx->queue, frame->mem, CL_TRUE,
+     * host; on CPU devices it returns the host pointer without copying.
+     * One wait, after both (the pointer is not used before). */
+    void *ptr = clEnqueueMapBuffer (ctx->queue, frame->mem, CL_FALSE,
         CL_MAP_READ, 0, frame->size, 0, NULL, NULL, &err);
     if (err == CL_SUCCESS)
       err = clEnqueueUnmapMemObject (ctx->queue, frame->mem, ptr, 0, NULL,
           NULL);
     if (err == CL_SUCCESS)
       err = clFinish (ctx->queue);
-    return gst_cl_base_filter_check (self, err, "clEnqueueMapBuffer",
+    frame->queue_idle = err == CL_SUCCESS;
+    return check (t, err, "clEnqueueMapBuffer",
         "Could not read the result from the OpenCL device");
   }
 
@@ -465,54 +600,34 @@ gst_cl_frame_finish_output (GstClBaseFilter * self, GstClFrame * frame)
     err = clEnqueueReadBuffer (ctx->queue, frame->mem, CL_TRUE, 0,
         frame->size, dst, 0, NULL, NULL);
   }
-  return gst_cl_base_filter_check (self, err, "clEnqueueReadBuffer",
+  /* the last read blocked: in order, everything before it has run */
+  frame->queue_idle = err == CL_SUCCESS;
+  return check (t, err, "clEnqueueReadBuffer",
       "Could not read the result from the OpenCL device");
 }
 
 void
-gst_cl_frame_unmap (GstClBaseFilter * self, GstClFrame * frame)
+gst_cl_frame_unmap (GstClFrame * frame)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (self);
+  GstClContext *ctx = frame->transfer ? frame->transfer->ctx : NULL;
+  gboolean host = frame->vframe.buffer || frame->map.memory;
 
-  /* writes and kernels may still read the host memory: wait before unmapping */
-  if (ctx)
+  /* writes and kernels may still read the host memory: wait before
+   * unmapping it. Device frames need no wait: whoever uses their memory
+   * next goes through the same in-order queue (or maps, which waits). */
+  if (ctx && host && frame->mem && !frame->queue_idle)
     clFinish (ctx->queue);
   if (frame->wrapped && frame->mem)
     clReleaseMemObject (frame->mem);
   frame->mem = NULL;
-  if (frame->is_video) {
-    if (frame->vframe.buffer)
-      gst_video_frame_unmap (&frame->vframe);
-  } else if (frame->map.memory || frame->map.data) {
+  frame->wrapped = FALSE;
+  frame->queue_idle = FALSE;
+  if (frame->vframe.buffer)
+    gst_video_frame_unmap (&frame->vframe);
+  else if (frame->map.memory)
     gst_buffer_unmap (frame->buffer, &frame->map);
-  }
   frame->is_video = FALSE;
   frame->vframe.buffer = NULL;
   frame->map.data = NULL;
   frame->map.memory = NULL;
-}
-
-cl_int
-gst_cl_frame_set_plane_args (const GstClFrame * frame, guint plane,
-    cl_kernel kernel, cl_uint * index)
-{
-  cl_int err;
-  cl_uint offset;
-  cl_int stride;
-
-  g_return_val_if_fail (plane < frame->n_planes, CL_INVALID_VALUE);
-  /* mapping refuses such frames; never hand a kernel a truncated offset */
-  if (frame->offset[plane] > GST_CL_MAX_FRAME_BYTES) {
-    GST_ERROR ("plane %u offset %" G_GUINT64_FORMAT " is beyond what kernels "
-        "address", plane, (guint64) frame->offset[plane]);
-    return CL_INVALID_ARG_VALUE;
-  }
-  offset = (cl_uint) frame->offset[plane];
-  stride = frame->stride[plane];
-  err = clSetKernelArg (kernel, (*index)++, sizeof (cl_mem), &frame->mem);
-  if (err == CL_SUCCESS)
-    err = clSetKernelArg (kernel, (*index)++, sizeof (cl_uint), &offset);
-  if (err == CL_SUCCESS)
-    err = clSetKernelArg (kernel, (*index)++, sizeof (cl_int), &stride);
-  return err;
 }

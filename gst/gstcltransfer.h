@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Private to GstClBaseFilter: the device buffers a filter reuses frame after
- * frame for one direction (input or output). */
+/* Frames made visible to the device, for GstClBaseFilter: one direction
+ * (input or output) of one element, with the device buffer it reuses frame
+ * after frame. Below the base filter and above GstClMemory and the context:
+ * it knows neither the base filter nor the elements, and posts its errors
+ * on the element it was made for. */
 #pragma once
 
 #include <gst/video/video.h>
 #include "gstclcontext.h"
+#include "gstclmemory.h"
 
 G_BEGIN_DECLS
 
@@ -13,9 +17,39 @@ G_BEGIN_DECLS
  * must end below 2^31 (caps and buffers beyond are refused, not truncated) */
 #define GST_CL_MAX_FRAME_BYTES ((guint64) G_MAXINT32)
 
+typedef struct _GstClTransfer GstClTransfer;
+
+/* A frame or buffer made visible to the device: plane p of the image is at
+ * byte @offset[p] of @mem with row pitch @stride[p] (bytes). Offsets are
+ * checked below GST_CL_MAX_FRAME_BYTES, so they are kernel arguments as
+ * they are (uint, int). */
+typedef struct
+{
+  cl_mem mem;                   /* borrowed: valid until the frame is unmapped */
+  guint n_planes;
+  cl_uint offset[GST_VIDEO_MAX_PLANES];
+  cl_int stride[GST_VIDEO_MAX_PLANES];
+  gsize size;                   /* bytes of @mem in use, from byte 0 */
+
+  /*< private >*/
+  gboolean is_video;
+  gboolean on_device;           /* @mem is the buffer's own GstClMemory */
+  GstVideoFrame vframe;         /* host-mapped video frame */
+  GstMapInfo map;               /* host-mapped raw buffer */
+  GstBuffer *buffer;
+  gboolean is_output;
+  gboolean wrapped;             /* @mem wraps host memory (CPU devices) */
+  gboolean packed;              /* planes written one by one (multi-memory buffer) */
+  gsize plane_size[GST_VIDEO_MAX_PLANES]; /* bytes from a plane's first to its last pixel */
+  GstClTransfer *transfer;
+  gboolean queue_idle;          /* everything enqueued for it has run */
+} GstClFrame;
+
 struct _GstClTransfer
 {
-  GstClContext *ctx;            /* borrowed from the filter */
+  GstElement *element;          /* errors are posted on it; not a reference */
+  GstClContext *ctx;            /* borrowed from the element while mapped */
+  gboolean output;
   cl_mem_flags flags;           /* CL_MEM_READ_ONLY (input) or CL_MEM_READ_WRITE
                                  * (output: some kernels read what an earlier
                                  * pass wrote there) */
@@ -23,10 +57,42 @@ struct _GstClTransfer
   gsize staging_size;
 };
 
-GstClTransfer *gst_cl_transfer_new (cl_mem_flags flags);
+GstClTransfer *gst_cl_transfer_new (GstElement * element, gboolean output);
 /* drops the device buffer (new caps or new context) */
 void gst_cl_transfer_reset (GstClTransfer * transfer);
 void gst_cl_transfer_free (GstClTransfer * transfer);
+
+/* Makes @buffer's pixels visible to @ctx's device as @frame: a GstClMemory
+ * of @ctx is used as it is (no map, no copy); anything else is mapped and
+ * wrapped in place on CPU devices when aligned, else copied into (input) or
+ * later out of (output) the transfer's device buffer. Every plane's offset,
+ * stride and extent is checked against the memory that holds it first:
+ * what cannot be read safely (negative or too small strides, planes past
+ * their memory or past GST_CL_MAX_FRAME_BYTES) is refused with a
+ * STREAM/FORMAT error. @info NULL: a raw (non-video) buffer of one plane.
+ * On failure an element error is posted and nothing is left mapped. */
+gboolean gst_cl_frame_map (GstClTransfer * transfer, GstClContext * ctx,
+    GstBuffer * buffer, const GstVideoInfo * info, GstClFrame * frame);
+/* Output: makes what kernels wrote land in the buffer (nothing to do for
+ * device memory: the next user's work or map goes on the same in-order
+ * queue) */
+gboolean gst_cl_frame_finish (GstClFrame * frame);
+/* The queue has run everything enqueued so far (another frame's blocking
+ * finish, or a blocking read): unmapping @frame need not wait again */
+static inline void
+gst_cl_frame_set_queue_idle (GstClFrame * frame)
+{
+  frame->queue_idle = TRUE;
+}
+
+/* Harmless on a frame that failed to map or was unmapped already */
+void gst_cl_frame_unmap (GstClFrame * frame);
+
+/* Posts an OpenCL failure on @element as GST_ELEMENT_ERROR (RESOURCE,
+ * FAILED) naming @what, the CL code and the call. Returns FALSE when @err is
+ * not CL_SUCCESS. */
+gboolean gst_cl_post_cl_error (GstElement * element, GstClContext * ctx,
+    cl_int err, const gchar * call, const gchar * what);
 
 /* Bytes kernels touch in one row of plane @plane of @info (the widest
  * component's samples; YUY2's chroma pairs round odd widths up) */
