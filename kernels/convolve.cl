@@ -724,14 +724,29 @@ fill_row_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
     if (i < n)
       FSTORE (TO_Q8 (LOAD32 (p + n - 32)), buf + n - 32);
   } else {
-    __global const uchar *srow = yy < 0 ? 0 : ROW (sbase, sstride, yy);
+    /* an edge strip: the samples inside the row [lo, hi) copied as above,
+     * one border mapping for each of the (at most rxs) outside it */
+    __global const uchar *p = yy < 0 ? 0 : ROW (sbase, sstride, yy) + sx - rxs;
+    int lo = yy < 0 ? n : clamp (rxs - sx, 0, n);
+    int hi = yy < 0 ? n : clamp (rowlen - sx + rxs, lo, n);
+    int i = lo;
 
-    for (int i = 0; i < n; i++) {
+    if (hi - lo >= 32) {
+      for (; i + 32 <= hi; i += 32)
+        FSTORE (TO_Q8 (LOAD32 (p + i)), buf + i);
+      if (i < hi)
+        FSTORE (TO_Q8 (LOAD32 (p + hi - 32)), buf + hi - 32);
+    } else {
+      for (; i < hi; i++)
+        buf[i] = p[i] << 8;
+    }
+    for (i = lo == 0 ? hi : 0; i < n; i = i + 1 == lo ? hi : i + 1) {
       int s = sx - rxs + i;
       int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
       int mx = map_index (px, width, border);
 
-      buf[i] = ((mx < 0 || yy < 0) ? bval : srow[mx * ch + s - px * ch]) << 8;
+      buf[i] = ((mx < 0 || yy < 0) ? bval : p[rxs - sx + mx * ch + s -
+              px * ch]) << 8;
     }
   }
 }
