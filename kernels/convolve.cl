@@ -698,6 +698,27 @@ typedef fix32_t __attribute__ ((aligned (2))) ufix32_t;
 /* Q8 samples (x << 8) */
 #define TO_Q8(v) (__builtin_convertvector ((v), fix32_t) << 8)
 
+/* sep_fixed's work-items walk down a column of 64-sample strips, one image
+ * row (another page) at a time, which the hardware prefetchers do not
+ * follow: the row PREFETCH_ROWS below is requested ahead, 3 cache lines
+ * from the strip's left apron (1080p RGBA gaussian 7x7: 8.3-8.9 ms CPU per
+ * frame against 9.8-11.6 without; conv2d_fixed, whose work-groups run 8
+ * rows of a strip in turn, gained nothing from it). On PoCL's CPU devices pointers are flat (the
+ * built-in prefetch() does nothing there), hence the integer cast. */
+#define PREFETCH_ROWS 4
+inline void
+prefetch_row (__global const uchar * sbase, int sstride, int yy, int height,
+    int start)
+{
+  if (yy < height) {
+    size_t a = (size_t) (ROW (sbase, sstride, yy) + max (start, 0));
+
+    __builtin_prefetch ((const void *) a);
+    __builtin_prefetch ((const void *) (a + 64));
+    __builtin_prefetch ((const void *) (a + 128));
+  }
+}
+
 /* the high half of @a * @c (LLVM makes it one vpmulhuw) */
 inline fix32_t
 mul_hi32 (fix32_t a, fix32_t c)
@@ -916,6 +937,8 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
     __global const uchar *srow = ROW (sbase, sstride, y);
     __global uchar *drow = dst + doff + y * dstride;
 
+    prefetch_row (sbase, sstride, y + ry + PREFETCH_ROWS, height,
+        sx - rx * ch);
     row_pass_fixed (sbase, sstride, map_index (y + ry, height, border), sx,
         rowlen, width, ch, rx, row_taps, nrow, bval, border,
         ring[k & (RING - 1)]);
