@@ -13,8 +13,8 @@
  * saturated to the sample range.
  *
  * Options: -D DEPTH16=0|1 (8- or 16-bit little-endian samples),
- * -D INTEGER=0|1, -D CPU_ONLY=1 (only conv2d_strips and sep_strips, the
- * kernels of CPU devices: a smaller program builds faster). The border mode (0..3: clamp, reflect-101, wrap,
+ * -D INTEGER=0|1, -D CPU_ONLY=1 (only the strip and fixed-point kernels,
+ * those of CPU devices: a smaller program builds faster). The border mode (0..3: clamp, reflect-101, wrap,
  * constant) is a kernel argument, so that changing it on a running stream
  * needs no program build; it is only looked at for rows and samples
  * outside the frame.
@@ -29,6 +29,9 @@
  *   sep_strips (CPU): separable matrices, both 1-D passes fused: a
  *     work-item owns STRIP samples x SEP_ROWS rows and keeps the row pass
  *     in a private ring of 32 rows.
+ *   conv2d_fixed / sep_fixed (CPU, 8-bit samples, float program): the same
+ *     two in 16-bit fixed point for matrices of non-negative coefficients
+ *     (see "Fixed point" below); the tap's .w then holds the Q16 value.
  *   conv2d_reg1..5 (GPU, up to 11x11): register-blocked, see below.
  *   conv2d_tile (GPU, larger matrices): a 16x16 work-group loads a tile of
  *     64x16 samples plus its apron into local memory (border mapping at load
@@ -670,16 +673,16 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
   }
 }
 
-/* Fixed point, CPU devices, 8-bit samples, float matrices of non-negative
+/* Fixed point. CPU devices, 8-bit samples, float matrices of non-negative
  * coefficients (the element decides: gst_cl_convolve_kernel_derive): the
  * samples as Q8 (x << 8) in 16-bit lanes, each tap's coefficient divided
  * by the divisor as Q16 in the tap's .w, and each product the high half of
- * a 16x16-bit multiply. 32 samples per AVX-512 operation and no float
- * conversion, about twice the float kernels' throughput. Every truncation
+ * a 16x16-bit multiply: 32 samples per AVX-512 operation and no float
+ * conversion (docs/performance.md has the figures). Every truncation
  * loses less than one Q8 unit; accumulators start at n/2 units (n taps) to
  * centre them, so a pass is off by at most (n + 1) / 2 units (1/512 of a
  * sample value each) plus the coefficients' rounding (255 / 2^17 per tap):
- * under 1/256 per tap in all (docs/clconvolve.md, "Fixed point"). */
+ * under 1/256 per tap in all (docs/clconvolve.md, "Arithmetic"). */
 #if CPU_ONLY && !DEPTH16 && !INTEGER
 
 /* OpenCL C stops at 16 lanes: 32-lane vectors are clang's extension, so
@@ -688,7 +691,6 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
 typedef ushort fix32_t __attribute__ ((ext_vector_type (32)));
 typedef uint fix32w_t __attribute__ ((ext_vector_type (32)));
 typedef uchar u8x32_t __attribute__ ((ext_vector_type (32)));
-typedef char s8x32_t __attribute__ ((ext_vector_type (32)));
 typedef u8x32_t __attribute__ ((aligned (1))) uu8x32_t;
 typedef fix32_t __attribute__ ((aligned (2))) ufix32_t;
 #define FLOAD(p) (*(const ufix32_t *) (p))
