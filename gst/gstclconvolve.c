@@ -116,7 +116,17 @@ typedef struct
 {
   cl_kernel strips, tile, hpass, vpass, sep;
   cl_kernel reg[REG_MAX_R];     /* conv2d_reg1..5 */
+  cl_kernel strips_fixed, sep_fixed;    /* CPU, 8-bit, float program only */
 } ConvKernels;
+
+/* arithmetic of a path: which program, and on CPU devices which kernels */
+enum
+{
+  ARITH_FLOAT,
+  ARITH_INTEGER,
+  ARITH_FIXED,                  /* float program, conv2d_fixed/sep_fixed */
+  N_ARITH
+};
 
 struct _GstClConvolve
 {
@@ -156,7 +166,7 @@ struct _GstClConvolve
   ConvKernels kernels[2];       /* [integer]: the path in use at caps time
                                  * made then, the other at its first use */
   GstClWarmup *warmup;          /* prepares the other paths, per caps */
-  guint warm_job[2][2];         /* [integer][separable]: the warm-up job
+  guint warm_job[N_ARITH][2];   /* [arith][separable]: the warm-up job
                                  * that makes that path ready, 0 if ready */
 };
 
@@ -632,9 +642,9 @@ new_taps (GstClConvolve * self, GstClContext * ctx, gsize n)
 }
 
 static ConvKernels *get_kernels (GstClConvolve * self, gboolean integer);
-static gboolean warm_up_now (GstClConvolve * self, gboolean integer,
+static gboolean warm_up_now (GstClConvolve * self, gint arith,
     gboolean separable);
-static void warm_up_in_background (GstClConvolve * self, gboolean integer,
+static void warm_up_in_background (GstClConvolve * self, gint arith,
     gint separable);
 
 /* whether frames filtered with @k take the separable path */
@@ -642,6 +652,26 @@ static gboolean
 takes_separable_path (GstClConvolve * self, const GstClConvolveKernel * k)
 {
   return k->separable && MAX (k->width, k->height) >= self->separable_min;
+}
+
+/* whether this stream's device and format have the fixed-point kernels */
+static gboolean
+has_fixed_kernels (GstClConvolve * self, gboolean integer)
+{
+  return !self->use_tile && !self->depth16 && !integer;
+}
+
+/* the arithmetic frames filtered with @k use */
+static gint
+path_arith (GstClConvolve * self, const GstClConvolveKernel * k)
+{
+  if (k->integer)
+    return ARITH_INTEGER;
+  /* fixed point's error bound assumes the path @k was derived for: a
+   * separable matrix forced through the 2-D path stays in float */
+  return k->fixed && has_fixed_kernels (self, FALSE) &&
+      takes_separable_path (self, k) == k->separable ? ARITH_FIXED :
+      ARITH_FLOAT;
 }
 
 /* A kernel whose kernel-width/height never came (or disagree with it) is an
@@ -674,7 +704,8 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   GstClContext *ctx = gst_cl_base_filter_get_context (filter);
   const GstVideoFormatInfo *f = in_info->finfo;
   const gchar *env;
-  gboolean integer, separable, passthrough;
+  gboolean separable, passthrough;
+  gint arith;
   guint p;
 
   if (!check_shape_complete (self))
@@ -743,16 +774,16 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
    * s on PoCL) must never hold up a frame: the other paths are prepared on
    * a worker thread meanwhile. The border mode is a kernel argument. */
   GST_OBJECT_LOCK (self);
-  integer = self->kernel->integer;
+  arith = path_arith (self, self->kernel);
   separable = takes_separable_path (self, self->kernel);
   GST_OBJECT_UNLOCK (self);
   passthrough = gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
-  if (!get_kernels (self, integer))
+  if (!get_kernels (self, arith == ARITH_INTEGER))
     return FALSE;
-  if (!self->use_tile && !passthrough && !warm_up_now (self, integer,
+  if (!self->use_tile && !passthrough && !warm_up_now (self, arith,
           separable))
     return FALSE;
-  warm_up_in_background (self, integer, passthrough ? -1 : separable);
+  warm_up_in_background (self, arith, passthrough ? -1 : separable);
   /* PoCL holds every kernel launch of the process while any thread
    * compiles, so on a live stream the background work would stall frames
    * early on, and a change made before it ends would wait for it. A live
@@ -775,8 +806,8 @@ program_options (GstClConvolve * self, gboolean integer)
  * failure returns the CL error with *@name the kernel, and @k may be
  * partly filled */
 static cl_int
-create_kernels (GstClConvolve * self, cl_program program, ConvKernels * k,
-    const gchar ** name)
+create_kernels (GstClConvolve * self, cl_program program, gboolean integer,
+    ConvKernels * k, const gchar ** name)
 {
   static const gchar *gpu_names[] = { "conv2d_tile", "hpass_strips",
     "vpass_strips", "conv2d_reg1", "conv2d_reg2", "conv2d_reg3",
@@ -794,6 +825,14 @@ create_kernels (GstClConvolve * self, cl_program program, ConvKernels * k,
   if (err == CL_SUCCESS) {
     *name = "sep_strips";
     k->sep = clCreateKernel (program, *name, &err);
+  }
+  if (err == CL_SUCCESS && has_fixed_kernels (self, integer)) {
+    *name = "conv2d_fixed";
+    k->strips_fixed = clCreateKernel (program, *name, &err);
+  }
+  if (err == CL_SUCCESS && has_fixed_kernels (self, integer)) {
+    *name = "sep_fixed";
+    k->sep_fixed = clCreateKernel (program, *name, &err);
   }
   /* the GPU path's kernels (not in the CPU program) */
   for (i = 0; i < G_N_ELEMENTS (gpu) && self->use_tile && err == CL_SUCCESS;
@@ -836,7 +875,7 @@ get_kernels (GstClConvolve * self, gboolean integer)
   g_free (options);
   if (!program)
     return NULL;
-  err = create_kernels (self, program, k, &name);
+  err = create_kernels (self, program, integer, k, &name);
   clReleaseProgram (program);
   if (err != CL_SUCCESS) {
     GST_ERROR_OBJECT (self, "kernel %s: %s", name, gst_cl_error_name (err));
@@ -848,8 +887,10 @@ get_kernels (GstClConvolve * self, gboolean integer)
   return k;
 }
 
+/* @q: the Q16 value the fixed-point kernels read in .w, where .w is not
+ * the integer coefficient */
 static void
-pack_tap (cl_int * t, gint dx, gint dy, gdouble c)
+pack_tap (cl_int * t, gint dx, gint dy, gdouble c, gboolean fixed, guint16 q)
 {
   union
   {
@@ -861,7 +902,7 @@ pack_tap (cl_int * t, gint dx, gint dy, gdouble c)
   t[0] = dx;
   t[1] = dy;
   t[2] = u.i;
-  t[3] = (cl_int) c;
+  t[3] = fixed ? q : (cl_int) c;
 }
 
 /* Writes the snapshot's taps; zeros are left out (no work for them) */
@@ -879,7 +920,8 @@ upload_taps (GstClConvolve * self)
     gint before = n;
     for (j = 0; j < k->width; j++)
       if (k->coef[i * k->width + j] != 0)
-        pack_tap (&taps[4 * n++], j - rx, i - ry, k->coef[i * k->width + j]);
+        pack_tap (&taps[4 * n++], j - rx, i - ry, k->coef[i * k->width + j],
+            k->fixed, k->qcoef[i * k->width + j]);
     rows += n > before;
   }
   self->n2d = n;
@@ -917,7 +959,7 @@ upload_taps (GstClConvolve * self)
   if (err == CL_SUCCESS && k->separable) {
     for (j = 0, n = 0; j < k->width; j++)
       if (k->row[j] != 0)
-        pack_tap (&taps[4 * n++], j - rx, 0, k->row[j]);
+        pack_tap (&taps[4 * n++], j - rx, 0, k->row[j], k->fixed, k->qrow[j]);
     self->nrow = n;
     err = clEnqueueWriteBuffer (ctx->queue, self->taps_row, CL_TRUE, 0,
         MAX (n, 1) * sizeof (cl_int4), taps, 0, NULL, NULL);
@@ -925,7 +967,7 @@ upload_taps (GstClConvolve * self)
   if (err == CL_SUCCESS && k->separable) {
     for (i = 0, n = 0; i < k->height; i++)
       if (k->col[i] != 0)
-        pack_tap (&taps[4 * n++], 0, i - ry, k->col[i]);
+        pack_tap (&taps[4 * n++], 0, i - ry, k->col[i], k->fixed, k->qcol[i]);
     self->ncol = n;
     err = clEnqueueWriteBuffer (ctx->queue, self->taps_col, CL_TRUE, 0,
         MAX (n, 1) * sizeof (cl_int4), taps, 0, NULL, NULL);
@@ -1099,8 +1141,8 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   if (takes_separable_path (self, k)) {
     /* CPU: both passes in one kernel, no intermediate buffer */
     sep_global (&c, g);
-    GST_CL_LAUNCH (self, ks->sep, 2, g, sep_local, SEP_WHAT,
-        SEP_ARGS (in, out, p, &c));
+    GST_CL_LAUNCH (self, path_arith (self, k) == ARITH_FIXED ? ks->sep_fixed :
+        ks->sep, 2, g, sep_local, SEP_WHAT, SEP_ARGS (in, out, p, &c));
     return TRUE;
   }
 
@@ -1138,8 +1180,8 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   }
 
   strips_global (&c, g);
-  GST_CL_LAUNCH (self, ks->strips, 2, g, strips_local, CONV_WHAT,
-      STRIPS_ARGS (in, out, p, &c));
+  GST_CL_LAUNCH (self, path_arith (self, k) == ARITH_FIXED ? ks->strips_fixed :
+      ks->strips, 2, g, strips_local, CONV_WHAT, STRIPS_ARGS (in, out, p, &c));
   return TRUE;
 fail:
   return FALSE;
@@ -1193,17 +1235,35 @@ warm_up_kernel (GstClContext * ctx, cl_command_queue queue, cl_kernel kernel,
   return err;
 }
 
+/* The CPU kernel of path (@arith, @separable) */
+static cl_kernel
+cpu_path_kernel (GstClConvolve * self, gint arith, gboolean separable)
+{
+  ConvKernels *k = &self->kernels[arith == ARITH_INTEGER ? 1 : 0];
+
+  if (arith == ARITH_FIXED)
+    return separable ? k->sep_fixed : k->strips_fixed;
+  return separable ? k->sep : k->strips;
+}
+
+static const gchar *
+cpu_path_kernel_name (gint arith, gboolean separable)
+{
+  if (arith == ARITH_FIXED)
+    return separable ? "sep_fixed" : "conv2d_fixed";
+  return separable ? "sep_strips" : "conv2d_strips";
+}
+
 /* The current path's kernel, in set_info: the first frame needs it */
 static gboolean
-warm_up_now (GstClConvolve * self, gboolean integer, gboolean separable)
+warm_up_now (GstClConvolve * self, gint arith, gboolean separable)
 {
   GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
       (self));
-  ConvKernels *k = &self->kernels[integer ? 1 : 0];
   cl_int err;
 
-  err = warm_up_kernel (ctx, ctx->queue, separable ? k->sep : k->strips,
-      separable);
+  err = warm_up_kernel (ctx, ctx->queue, cpu_path_kernel (self, arith,
+          separable), separable);
   return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
       "clEnqueueNDRangeKernel", "Could not prepare the convolution kernels");
 }
@@ -1211,7 +1271,7 @@ warm_up_now (GstClConvolve * self, gboolean integer, gboolean separable)
 typedef struct
 {
   GstClConvolve *self;          /* outlives the job: reset joins the worker */
-  gboolean integer;
+  gint arith;
   gint separable;               /* kernel to launch: TRUE, FALSE, or -1:
                                  * none (GPU compilers finish in the build) */
 } WarmJob;
@@ -1226,14 +1286,15 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
 {
   WarmJob *job = data;
   GstClConvolve *self = job->self;
-  ConvKernels *k = &self->kernels[job->integer ? 1 : 0];
+  gboolean integer = job->arith == ARITH_INTEGER;
+  ConvKernels *k = &self->kernels[integer ? 1 : 0];
   const gchar *name = NULL;
   GError *error = NULL;
   cl_int err = CL_SUCCESS;
   gboolean created = FALSE;
 
   if (!k->strips) {
-    gchar *options = program_options (self, job->integer);
+    gchar *options = program_options (self, integer);
     cl_program program = gst_cl_context_get_program (ctx, "convolve.cl",
         options, NULL, &error);
 
@@ -1245,14 +1306,14 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
       return;
     }
     g_free (options);
-    err = create_kernels (self, program, k, &name);
+    err = create_kernels (self, program, integer, k, &name);
     clReleaseProgram (program);
     created = TRUE;
   }
   if (err == CL_SUCCESS && job->separable >= 0) {
-    name = job->separable ? "sep_strips" : "conv2d_strips";
-    err = warm_up_kernel (ctx, queue, job->separable ? k->sep : k->strips,
-        job->separable);
+    name = cpu_path_kernel_name (job->arith, job->separable);
+    err = warm_up_kernel (ctx, queue, cpu_path_kernel (self, job->arith,
+            job->separable), job->separable);
   }
   if (err != CL_SUCCESS) {
     GST_WARNING_OBJECT (self, "background preparation of %s failed: %s",
@@ -1264,25 +1325,29 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
 }
 
 static guint
-add_warm_job (GstClConvolve * self, gboolean integer, gint separable)
+add_warm_job (GstClConvolve * self, gint arith, gint separable)
 {
   WarmJob *job = g_new (WarmJob, 1);
 
   job->self = self;
-  job->integer = integer;
+  job->arith = arith;
   job->separable = separable;
   return gst_cl_warmup_add (self->warmup, warm_job_run, job, g_free);
 }
 
-/* Every path but the current one (@integer, @separable; -1 for none: only
+/* Every path but the current one (@arith, @separable; -1 for none: only
  * its program is built), the likelier first: separable matrices (gaussian,
- * box), then integer 2-D ones (sharpen, edge detectors); on GPUs only the
- * other program */
+ * box), then integer 2-D ones (sharpen, edge detectors), float ones outside
+ * fixed point (negative coefficients, a bias) last; on GPUs only the other
+ * program */
 static void
-warm_up_in_background (GstClConvolve * self, gboolean integer,
-    gint separable)
+warm_up_in_background (GstClConvolve * self, gint arith, gint separable)
 {
-  static const gint order[4][2] = { {0, 1}, {1, 1}, {1, 0}, {0, 0} };
+  static const gint order[6][2] = {
+    {ARITH_FIXED, 1}, {ARITH_INTEGER, 1}, {ARITH_INTEGER, 0},
+    {ARITH_FIXED, 0}, {ARITH_FLOAT, 1}, {ARITH_FLOAT, 0}
+  };
+  gboolean integer = arith == ARITH_INTEGER;
   guint n;
 
   self->warmup = gst_cl_warmup_new (gst_cl_base_filter_get_context
@@ -1290,15 +1355,17 @@ warm_up_in_background (GstClConvolve * self, gboolean integer,
   if (!self->warmup)
     return;
   if (self->use_tile) {
-    n = add_warm_job (self, !integer, -1);
+    n = add_warm_job (self, integer ? ARITH_FLOAT : ARITH_INTEGER, -1);
     self->warm_job[!integer][0] = self->warm_job[!integer][1] = n;
     return;
   }
   for (n = 0; n < G_N_ELEMENTS (order); n++) {
-    gint i = order[n][0], s = order[n][1];
+    gint a = order[n][0], s = order[n][1];
 
-    if (i != integer || s != separable)
-      self->warm_job[i][s] = add_warm_job (self, i, s);
+    if (a == ARITH_FIXED && !has_fixed_kernels (self, FALSE))
+      continue;
+    if (a != arith || s != separable)
+      self->warm_job[a][s] = add_warm_job (self, a, s);
   }
 }
 
@@ -1308,7 +1375,7 @@ warm_up_in_background (GstClConvolve * self, gboolean integer,
 static void
 wait_for_path (GstClConvolve * self, const GstClConvolveKernel * k)
 {
-  guint *job = &self->warm_job[k->integer ? 1 : 0]
+  guint *job = &self->warm_job[path_arith (self, k)]
       [takes_separable_path (self, k) ? 1 : 0];
 
   if (*job) {

@@ -312,6 +312,47 @@ factor_float (GstClConvolveKernel * k)
   return TRUE;
 }
 
+/* Q16 values of @n coefficients @c scaled by @scale into @q; FALSE if one
+ * is negative or does not fit, or if a sum of Q8 samples (255 << 8) times
+ * them, plus the kernel's rounding offset of n/2, could pass 65535 */
+static gboolean
+to_q16 (const gdouble * c, gint n, gdouble scale, guint16 * q)
+{
+  gint64 sum = 0;
+  gint i;
+
+  for (i = 0; i < n; i++) {
+    gdouble v = round (c[i] * scale * 65536);
+
+    if (!(v >= 0 && v <= 65535))
+      return FALSE;
+    q[i] = (guint16) v;
+    sum += q[i];
+  }
+  return sum * 65280 / 65536 + (n + 1) / 2 <= 65535;
+}
+
+static gboolean
+derive_fixed (GstClConvolveKernel * k)
+{
+  gint n = k->width * k->height, i;
+  gdouble rowsum = 0;
+
+  if (k->integer || k->divisor <= 0 || k->bias != 0)
+    return FALSE;
+  for (i = 0; i < n; i++)
+    if (k->coef[i] < 0)
+      return FALSE;
+  if (!to_q16 (k->coef, n, 1 / k->divisor, k->qcoef))
+    return FALSE;
+  if (!k->separable)
+    return TRUE;
+  for (i = 0; i < k->width; i++)
+    rowsum += k->row[i];
+  return rowsum != 0 && to_q16 (k->row, k->width, 1 / rowsum, k->qrow) &&
+      to_q16 (k->col, k->height, rowsum / k->divisor, k->qcol);
+}
+
 gboolean
 gst_cl_convolve_kernel_derive (GstClConvolveKernel * k, gdouble divisor,
     gdouble bias, gboolean absolute, gchar ** why)
@@ -360,6 +401,8 @@ gst_cl_convolve_kernel_derive (GstClConvolveKernel * k, gdouble divisor,
 
   k->separable = k->width > 1 && k->height > 1 &&
       (k->integer ? factor_integer (k) : factor_float (k));
+
+  k->fixed = derive_fixed (k);
 
   k->identity = bias == 0 && k->coef[center] / divisor == 1.0;
   for (i = 0; i < n && k->identity; i++)

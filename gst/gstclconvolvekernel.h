@@ -65,6 +65,15 @@ typedef struct
   gdouble row[GST_CL_CONVOLVE_MAX_SIZE], col[GST_CL_CONVOLVE_MAX_SIZE];
 
   gboolean identity;            /* output == input */
+
+  /* Fixed point (CPU devices, 8-bit samples): a float matrix of
+   * non-negative coefficients, a positive divisor and no bias, whose
+   * coefficients divided by the divisor (and the separable factors,
+   * normalised so that the row sums to 1) fit Q16 and whose Q8 sums fit
+   * 16 bits. q* are those Q16 values. */
+  gboolean fixed;
+  guint16 qcoef[GST_CL_CONVOLVE_MAX_TAPS];
+  guint16 qrow[GST_CL_CONVOLVE_MAX_SIZE], qcol[GST_CL_CONVOLVE_MAX_SIZE];
 } GstClConvolveKernel;
 
 /* Fills @coef (row order), @width and @height with a preset's matrix.
@@ -86,7 +95,7 @@ gboolean gst_cl_convolve_kernel_awaits_shape (guint n, gint width,
     gint height);
 
 /* Derives divisor (0 = sum, or 1 when the sum is 0), the integer path, the
- * separable factors and identity. FALSE with *@why for an unusable divisor
+ * separable factors, the fixed-point values and identity. FALSE with *@why for an unusable divisor
  * or bias. */
 gboolean gst_cl_convolve_kernel_derive (GstClConvolveKernel * k,
     gdouble divisor, gdouble bias, gboolean absolute, gchar ** why);

@@ -13,8 +13,8 @@
  * saturated to the sample range.
  *
  * Options: -D DEPTH16=0|1 (8- or 16-bit little-endian samples),
- * -D INTEGER=0|1, -D CPU_ONLY=1 (only conv2d_strips and sep_strips, the
- * kernels of CPU devices: a smaller program builds faster). The border mode (0..3: clamp, reflect-101, wrap,
+ * -D INTEGER=0|1, -D CPU_ONLY=1 (only the strip and fixed-point kernels,
+ * those of CPU devices: a smaller program builds faster). The border mode (0..3: clamp, reflect-101, wrap,
  * constant) is a kernel argument, so that changing it on a running stream
  * needs no program build; it is only looked at for rows and samples
  * outside the frame.
@@ -29,6 +29,9 @@
  *   sep_strips (CPU): separable matrices, both 1-D passes fused: a
  *     work-item owns STRIP samples x SEP_ROWS rows and keeps the row pass
  *     in a private ring of 32 rows.
+ *   conv2d_fixed / sep_fixed (CPU, 8-bit samples, float program): the same
+ *     two in 16-bit fixed point for matrices of non-negative coefficients
+ *     (see "Fixed point" below); the tap's .w then holds the Q16 value.
  *   conv2d_reg1..5 (GPU, up to 11x11): register-blocked, see below.
  *   conv2d_tile (GPU, larger matrices): a 16x16 work-group loads a tile of
  *     64x16 samples plus its apron into local memory (border mapping at load
@@ -669,3 +672,290 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
     }
   }
 }
+
+/* Fixed point. CPU devices, 8-bit samples, float matrices of non-negative
+ * coefficients (the element decides: gst_cl_convolve_kernel_derive): the
+ * samples as Q8 (x << 8) in 16-bit lanes, each tap's coefficient divided
+ * by the divisor as Q16 in the tap's .w, and each product the high half of
+ * a 16x16-bit multiply: 32 samples per AVX-512 operation and no float
+ * conversion (docs/performance.md has the figures). Every truncation
+ * loses less than one Q8 unit; accumulators start at n/2 units (n taps) to
+ * centre them, so a pass is off by at most (n + 1) / 2 units (1/512 of a
+ * sample value each) plus the coefficients' rounding (255 / 2^17 per tap):
+ * under 1/256 per tap in all (docs/clconvolve.md, "Arithmetic"). */
+#if CPU_ONLY && !DEPTH16 && !INTEGER
+
+/* OpenCL C stops at 16 lanes: 32-lane vectors are clang's extension, so
+ * that one operation fills an AVX-512 register (built-ins such as mul_hi
+ * and select do not take them: plain operators do the work) */
+typedef ushort fix32_t __attribute__ ((ext_vector_type (32)));
+typedef uint fix32w_t __attribute__ ((ext_vector_type (32)));
+typedef uchar u8x32_t __attribute__ ((ext_vector_type (32)));
+typedef u8x32_t __attribute__ ((aligned (1))) uu8x32_t;
+typedef fix32_t __attribute__ ((aligned (2))) ufix32_t;
+#define FLOAD(p) (*(const ufix32_t *) (p))
+#define FSTORE(v, p) (*(ufix32_t *) (p) = (v))
+#define LOAD32(p) (*(__global const uu8x32_t *) (p))
+#define STORE32(v, p) (*(__global uu8x32_t *) (p) = (v))
+/* Q8 samples (x << 8) */
+#define TO_Q8(v) (__builtin_convertvector ((v), fix32_t) << 8)
+
+/* sep_fixed's work-items walk down a column of 64-sample strips, one image
+ * row (another page) at a time, which the hardware prefetchers do not
+ * follow: the row PREFETCH_ROWS below is requested ahead, 3 cache lines
+ * from the strip's left apron (1080p RGBA gaussian 7x7: 8.3-8.9 ms CPU per
+ * frame against 9.8-11.6 without; conv2d_fixed, whose work-groups run 8
+ * rows of a strip in turn, gained nothing from it). On PoCL's CPU devices pointers are flat (the
+ * built-in prefetch() does nothing there), hence the integer cast. */
+#define PREFETCH_ROWS 4
+inline void
+prefetch_row (__global const uchar * sbase, int sstride, int yy, int height,
+    int start)
+{
+  if (yy < height) {
+    size_t a = (size_t) (ROW (sbase, sstride, yy) + max (start, 0));
+
+    __builtin_prefetch ((const void *) a);
+    __builtin_prefetch ((const void *) (a + 64));
+    __builtin_prefetch ((const void *) (a + 128));
+  }
+}
+
+/* the high half of @a * @c (LLVM makes it one vpmulhuw) */
+inline fix32_t
+mul_hi32 (fix32_t a, fix32_t c)
+{
+  return __builtin_convertvector ((__builtin_convertvector (a, fix32w_t) *
+          __builtin_convertvector (c, fix32w_t)) >> 16, fix32_t);
+}
+
+/* fill_row as Q8 samples. The interior copy is 32 samples at a time, the
+ * last chunk overlapping the one before (the span is at least 64 long). */
+inline void
+fill_row_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
+    int rxs, int rowlen, int width, int ch, int bval, int border,
+    ushort * buf)
+{
+  int n = STRIP + 2 * rxs;
+
+  if (yy >= 0 && sx >= rxs && sx + STRIP + rxs <= rowlen) {
+    __global const uchar *p = ROW (sbase, sstride, yy) + sx - rxs;
+    int i = 0;
+
+    for (; i + 32 <= n; i += 32)
+      FSTORE (TO_Q8 (LOAD32 (p + i)), buf + i);
+    if (i < n)
+      FSTORE (TO_Q8 (LOAD32 (p + n - 32)), buf + n - 32);
+  } else {
+    /* an edge strip: the samples inside the row [lo, hi) copied as above,
+     * one border mapping for each of the (at most rxs) outside it */
+    __global const uchar *p = yy < 0 ? 0 : ROW (sbase, sstride, yy) + sx - rxs;
+    int lo = yy < 0 ? n : clamp (rxs - sx, 0, n);
+    int hi = yy < 0 ? n : clamp (rowlen - sx + rxs, lo, n);
+    int i = lo;
+
+    if (hi - lo >= 32) {
+      for (; i + 32 <= hi; i += 32)
+        FSTORE (TO_Q8 (LOAD32 (p + i)), buf + i);
+      if (i < hi)
+        FSTORE (TO_Q8 (LOAD32 (p + hi - 32)), buf + hi - 32);
+    } else {
+      for (; i < hi; i++)
+        buf[i] = p[i] << 8;
+    }
+    for (i = lo == 0 ? hi : 0; i < n; i = i + 1 == lo ? hi : i + 1) {
+      int s = sx - rxs + i;
+      int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
+      int mx = map_index (px, width, border);
+
+      buf[i] = ((mx < 0 || yy < 0) ? bval : p[rxs - sx + mx * ch + s -
+              px * ch]) << 8;
+    }
+  }
+}
+
+/* Rounds 32 Q8 sums to samples (half up) and stores the first @n of them
+ * at sample @s, keeping channel @alpha_pos */
+inline void
+store_fixed (fix32_t acc, int s, int n, int alpha_pos,
+    __global const uchar * srow, __global uchar * drow)
+{
+  const fix32_t one = 1, top = 255;
+  fix32_t r = (acc >> 8) + ((acc >> 7) & one);
+  u8x32_t v = __builtin_convertvector (r > top ? top : r, u8x32_t);
+
+  if (alpha_pos >= 0) {
+    /* s is a multiple of 32, so lane i holds channel i % 4 */
+    const u8x32_t lane = (u8x32_t) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
+        2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3);
+    u8x32_t orig = 0;
+
+    if (n >= 32)
+      orig = LOAD32 (srow + s);
+    else
+      for (int i = 0; i < n; i++)
+        orig[i] = srow[s + i];
+    v = lane == (uchar) alpha_pos ? orig : v;
+  }
+  if (n >= 32) {
+    STORE32 (v, drow + s);
+  } else {
+    for (int i = 0; i < n; i++)
+      drow[s + i] = v[i];
+  }
+}
+
+/* The 2-D kernel (conv2d_strips' arguments, layout and launch size) */
+__kernel void
+conv2d_fixed (__global const uchar * src, uint soff, int sstride,
+    __global uchar * dst, uint doff, int dstride, int width, int height,
+    int ch, int alpha_pos, __constant int4 * taps, int ntaps, int rx,
+    int bval, int border, int direct, PARAMS)
+{
+  int sx = get_global_id (0) * STRIP, y = get_global_id (1);
+  int rowlen = width * ch, rxs = rx * ch;
+  __global const uchar *sbase = src + soff;
+  __global uchar *drow;
+  fix32_t a0, a1;
+  ushort buf[STRIP + 2 * MAX_APRON];
+  int cur_dy = -1000;
+
+  if (sx >= rowlen || y >= height)
+    return;
+  drow = dst + doff + y * dstride;
+  a0 = a1 = (fix32_t) ((ushort) (ntaps / 2));
+  /* inside the row, taps read the frame: a Q8 copy in private memory
+   * would be read back before its stores retire (a store-forwarding
+   * stall on every tap) */
+  if (sx >= rxs && sx + STRIP + rxs <= rowlen) {
+    __global const uchar *row = 0;
+
+    for (int t = 0; t < ntaps; t++) {
+      int4 tp = taps[t];
+      fix32_t c = (fix32_t) ((ushort) tp.w);
+
+      if (tp.y != cur_dy) {
+        int yy = map_index (y + tp.y, height, border);
+
+        cur_dy = tp.y;
+        row = yy < 0 ? 0 : ROW (sbase, sstride, yy) + sx;
+      }
+      if (row) {
+        a0 += mul_hi32 (TO_Q8 (LOAD32 (row + tp.x * ch)), c);
+        a1 += mul_hi32 (TO_Q8 (LOAD32 (row + tp.x * ch + 32)), c);
+      } else {
+        fix32_t b = mul_hi32 ((fix32_t) ((ushort) (bval << 8)), c);
+
+        a0 += b;
+        a1 += b;
+      }
+    }
+    ntaps = 0;
+  }
+  /* edge strips: taps come in row order, one row fill per kernel row */
+  for (int t = 0; t < ntaps; t++) {
+    int4 tp = taps[t];
+    fix32_t c = (fix32_t) ((ushort) tp.w);
+    const ushort *q;
+
+    if (tp.y != cur_dy) {
+      cur_dy = tp.y;
+      fill_row_fixed (sbase, sstride, map_index (y + tp.y, height, border),
+          sx, rxs, rowlen, width, ch, bval, border, buf);
+    }
+    q = buf + rxs + tp.x * ch;
+    a0 += mul_hi32 (FLOAD (q), c);
+    a1 += mul_hi32 (FLOAD (q + 32), c);
+  }
+  store_fixed (a0, sx, rowlen - sx, alpha_pos, ROW (sbase, sstride, y), drow);
+  if (rowlen - sx > 32)
+    store_fixed (a1, sx + 32, rowlen - sx - 32, alpha_pos,
+        ROW (sbase, sstride, y), drow);
+}
+
+/* Row pass of input row @yy (-1: the border row) as Q8, 64 samples */
+inline void
+row_pass_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
+    int rowlen, int width, int ch, int rx, __constant int4 * taps, int ntaps,
+    int bval, int border, fix32_t * h)
+{
+  ushort buf[STRIP + 2 * MAX_APRON];
+  fix32_t a0, a1;
+  int rxs = rx * ch;
+
+  a0 = a1 = (fix32_t) ((ushort) (ntaps / 2));
+  if (yy >= 0 && sx >= rxs && sx + STRIP + rxs <= rowlen) {
+    /* reads the frame (see conv2d_fixed) */
+    __global const uchar *row = ROW (sbase, sstride, yy) + sx;
+
+    for (int t = 0; t < ntaps; t++) {
+      fix32_t c = (fix32_t) ((ushort) taps[t].w);
+      __global const uchar *p = row + taps[t].x * ch;
+
+      a0 += mul_hi32 (TO_Q8 (LOAD32 (p)), c);
+      a1 += mul_hi32 (TO_Q8 (LOAD32 (p + 32)), c);
+    }
+    h[0] = a0;
+    h[1] = a1;
+    return;
+  }
+  fill_row_fixed (sbase, sstride, yy, sx, rxs, rowlen, width, ch, bval,
+      border, buf);
+  for (int t = 0; t < ntaps; t++) {
+    fix32_t c = (fix32_t) ((ushort) taps[t].w);
+    const ushort *q = buf + rx * ch + taps[t].x * ch;
+
+    a0 += mul_hi32 (FLOAD (q), c);
+    a1 += mul_hi32 (FLOAD (q + 32), c);
+  }
+  h[0] = a0;
+  h[1] = a1;
+}
+
+/* The separable kernel (sep_strips' arguments, layout and launch size) */
+__kernel void
+sep_fixed (__global const uchar * src, uint soff, int sstride,
+    __global uchar * dst, uint doff, int dstride, int width, int height,
+    int ch, int alpha_pos, __constant int4 * row_taps, int nrow, int rx,
+    __constant int4 * col_taps, int ncol, int ry, int bval, int border,
+    acc_t border_row, PARAMS)
+{
+  int sx = get_global_id (0) * STRIP, y0 = get_global_id (1) * SEP_ROWS;
+  int rowlen = width * ch, y1 = min (y0 + SEP_ROWS, height);
+  __global const uchar *sbase = src + soff;
+  fix32_t ring[RING][2];
+
+  if (sx >= rowlen || y0 >= height)
+    return;
+  /* ring row k holds input row y0 - ry + k */
+  for (int k = 0; k < 2 * ry; k++)
+    row_pass_fixed (sbase, sstride, map_index (y0 - ry + k, height, border),
+        sx, rowlen, width, ch, rx, row_taps, nrow, bval, border,
+        ring[k & (RING - 1)]);
+
+  for (int y = y0; y < y1; y++) {
+    int k = y - y0 + 2 * ry;
+    fix32_t a0, a1;
+    __global const uchar *srow = ROW (sbase, sstride, y);
+    __global uchar *drow = dst + doff + y * dstride;
+
+    prefetch_row (sbase, sstride, y + ry + PREFETCH_ROWS, height,
+        sx - rx * ch);
+    row_pass_fixed (sbase, sstride, map_index (y + ry, height, border), sx,
+        rowlen, width, ch, rx, row_taps, nrow, bval, border,
+        ring[k & (RING - 1)]);
+    a0 = a1 = (fix32_t) ((ushort) (ncol / 2));
+    for (int t = 0; t < ncol; t++) {
+      fix32_t c = (fix32_t) ((ushort) col_taps[t].w);
+      int r = (y - y0 + ry + col_taps[t].y) & (RING - 1);
+
+      a0 += mul_hi32 (ring[r][0], c);
+      a1 += mul_hi32 (ring[r][1], c);
+    }
+    store_fixed (a0, sx, rowlen - sx, alpha_pos, srow, drow);
+    if (rowlen - sx > 32)
+      store_fixed (a1, sx + 32, rowlen - sx - 32, alpha_pos, srow, drow);
+  }
+}
+
+#endif /* CPU_ONLY && !DEPTH16 && !INTEGER */

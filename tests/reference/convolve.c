@@ -149,6 +149,48 @@ put_sample (const Plane * pl, gint x, gint y, gint c, guint v)
     p[1] = v >> 8;
 }
 
+/* The window of the element's fixed point (8-bit samples, float matrices
+ * of non-negative coefficients, positive divisor, no bias; CPU devices):
+ * each pass of n taps is off by at most (2n + 1) / 512, and a separable
+ * matrix's row pass error is scaled by the column pass's sum (see
+ * kernels/convolve.cl). Separable is decided as the element does: rank 1
+ * within 1e-9 of the largest coefficient. 0 where fixed point is not used. */
+static gdouble
+fixed_window (const RefConvolve * p, gint maxv)
+{
+  gint kw = p->width, kh = p->height, i, j, r0 = 0, c0 = 0, nrow = 0, ncol = 0;
+  gint ntaps = 0;
+  gdouble max = 0, sum = 0;
+  gboolean separable = kw > 1 && kh > 1;
+
+  if (maxv != 255 || ref_convolve_is_integer (p) || p->divisor <= 0 ||
+      p->bias != 0)
+    return 0;
+  for (i = 0; i < kw * kh; i++) {
+    if (p->coef[i] < 0)
+      return 0;
+    sum += p->coef[i];
+    ntaps += p->coef[i] != 0;
+    if (p->coef[i] > max) {
+      max = p->coef[i];
+      r0 = i / kw;
+      c0 = i % kw;
+    }
+  }
+  for (i = 0; i < kh && separable; i++)
+    for (j = 0; j < kw; j++)
+      if (fabs (p->coef[i * kw + c0] / max * p->coef[r0 * kw + j] -
+              p->coef[i * kw + j]) > 1e-9 * max)
+        separable = FALSE;
+  if (!separable)
+    return 1e-4 + (2.0 * ntaps + 1) / 512;
+  for (j = 0; j < kw; j++)
+    nrow += p->coef[r0 * kw + j] != 0;
+  for (i = 0; i < kh; i++)
+    ncol += p->coef[i * kw + c0] != 0;
+  return 1e-4 + ((2.0 * nrow + 1) * sum / p->divisor + 2.0 * ncol + 1) / 512;
+}
+
 static void
 convolve_plane (const RefConvolve * p, const Plane * pl, gboolean filter)
 {
@@ -164,6 +206,7 @@ convolve_plane (const RefConvolve * p, const Plane * pl, gboolean filter)
   }
   window = 1e-4 + 2.4e-7 * (ntaps + 8) * abssum * maxv / fabs (p->divisor) +
       1.2e-7 * fabs (p->bias);
+  window = MAX (window, fixed_window (p, maxv));
 
   for (y = 0; y < pl->height; y++) {
     for (x = 0; x < pl->width; x++) {

@@ -9,7 +9,11 @@
  * `window` of a .5 boundary the device may round the other way: such
  * samples accept +-1. window = 1e-4 + 2.4e-7 * (taps + 8) * sum|c| * max /
  * |d| + 1.2e-7 * |bias| bounds float's accumulated rounding (two roundings
- * of at most half an ulp per tap). */
+ * of at most half an ulp per tap). 8-bit samples with a float matrix of
+ * non-negative coefficients, a positive divisor and no bias go through
+ * fixed point on CPU devices: there the window is (2 * taps + 1) / 512 on
+ * the 2-D path, ((2 * row taps + 1) * sum / d + 2 * column taps + 1) / 512
+ * on the separable one (+ 1e-4). */
 #pragma once
 
 #include <gst/gst.h>

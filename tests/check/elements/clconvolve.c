@@ -422,6 +422,72 @@ GST_START_TEST (test_separable)
 
 GST_END_TEST;
 
+/* Fixed point (CPU devices, 8-bit samples, float matrices of non-negative
+ * coefficients): every 8-bit format and layout, odd and tiny sizes, every
+ * border, the 2-D and separable kernels, against the reference's
+ * fixed-point window; a bias or a negative coefficient (float path) and
+ * 16-bit samples beside them */
+GST_START_TEST (test_fixed_point)
+{
+  static const TestSize sizes[] = { {1, 1}, {3, 5}, {2, 9}, {67, 5},
+  {641, 479}
+  };
+  /* 641x479 only where test_sizes has it (not under memcheck) */
+  guint n_sizes = n_test_sizes > 2 ? 5 : 4;
+  guint f, m, n = 0;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    for (m = 0; m < 7; m++, n++) {
+      const TestSize *size = &sizes[(f + m) % n_sizes];
+      guint32 state = 7 * n + 1;
+      Params p;
+      gint i, j;
+
+      params_init (&p);
+      switch (m) {
+        case 0:                /* separable: the fused kernel */
+          params_preset (&p, REF_PRESET_GAUSSIAN, 1.4, 3);
+          break;
+        case 1:                /* sparse 2-D */
+          params_preset (&p, REF_PRESET_MOTION_BLUR, 1, 0);
+          break;
+        case 2:                /* dense 2-D, divisor not the sum */
+          params_random (&p, 5, 3, FALSE, n);
+          for (i = 0; i < 15; i++)
+            p.coef[i] = fabs (p.coef[i]) + 0.25;
+          p.divisor = 40;
+          break;
+        case 3:                /* separable, rows of another scale */
+          p.width = 3;
+          p.height = 7;
+          for (i = 0; i < 7; i++)
+            for (j = 0; j < 3; j++)
+              p.coef[i * 3 + j] = (1 + i % 3) * (0.5 + j) * 1.5;
+          break;
+        case 4:                /* 31x31: many taps, sums at the limit */
+          params_preset (&p, REF_PRESET_GAUSSIAN, 6, 15);
+          break;
+        case 5:                /* float path beside it: a bias */
+          params_preset (&p, REF_PRESET_GAUSSIAN, 1, 2);
+          p.bias = 0.5;
+          break;
+        default:               /* float path: a negative coefficient */
+          params_random (&p, 3, 3, FALSE, n);
+          for (i = 0; i < 9; i++)
+            p.coef[i] = (test_rand (&state) % 1000) / 100.0;
+          p.coef[4] = -1;
+          break;
+      }
+      p.border = (f + m) % 4;
+      p.border_value = m % 2 ? 255 : 17;
+      p.chroma_filter = (f + m) % 2;
+      run_case (formats[f], size->width, size->height, (f + m) % 4, &p, n);
+    }
+  }
+}
+
+GST_END_TEST;
+
 /* The local-memory tile kernel, run on whatever device is here */
 GST_START_TEST (test_gpu_variant)
 {
@@ -1059,6 +1125,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_borders);
   tcase_add_test (tc, test_kernel_sizes);
   tcase_add_test (tc, test_separable);
+  tcase_add_test (tc, test_fixed_point);
   tcase_add_test (tc, test_gpu_variant);
   tcase_add_test (tc, test_formats_layouts);
   tcase_add_test (tc, test_large_frames);
