@@ -63,9 +63,9 @@ enum
 typedef struct
 {
   cl_program program;
-  cl_kernel k1;                 /* cpu_colsum or gpu_rows */
-  cl_kernel k2;                 /* cpu_scan or gpu_cols */
-  cl_mem colsum, accrow;        /* CPU scratch */
+  cl_kernel k1;                 /* cpu_integral or gpu_rows */
+  cl_kernel k2;                 /* gpu_cols (CPU: NULL) */
+  cl_mem accrow;                /* CPU scratch */
   guint64 offset;               /* bytes, in the output */
 } IntegralPlane;
 
@@ -85,7 +85,8 @@ struct _GstClIntegral
   guint n_planes;
   IntegralPlane plane[MAX_PLANES];
   gsize out_size;
-  guint n_bands, band_rows;
+  guint n_bands;
+  cl_int16 band_start;          /* CPU: first row of band b, then height */
   gsize wg;
   gboolean box_mean;
   cl_kernel box_kernel;
@@ -705,6 +706,32 @@ describe_source (const GstVideoInfo * info, SourceDesc * d)
   return TRUE;
 }
 
+/* CPU bands: one per core (PoCL runs each work-group on one of its threads),
+ * at most 15. Band b first adds up the rows above it, which costs
+ * ADD_ROW_COST of a scanned row each, so its own share is smaller: with
+ * band b scanning T - c * start(b) rows, start(b) = T (1 - (1 - c)^b) / c and
+ * start(n) = height. Starts are multiples of 4 (the kernel's row block). */
+#define ADD_ROW_COST 0.25
+static void
+plan_cpu_bands (GstClIntegral * self, guint compute_units)
+{
+  gint *start = (gint *) & self->band_start;
+  guint n = MIN (CLAMP (compute_units, 1u, 15u),
+      (guint) MAX (self->height / 4, 1)), b;
+  gdouble keep = 1.0 - ADD_ROW_COST, keep_n = 1.0, t, keep_b = 1.0;
+
+  for (b = 0; b < n; b++)
+    keep_n *= keep;
+  t = self->height * ADD_ROW_COST / (1.0 - keep_n);
+  start[0] = 0;
+  for (b = 1; b < 16; b++) {
+    keep_b *= keep;
+    start[b] = b < n ? MIN ((gint) (t * (1.0 - keep_b) / ADD_ROW_COST) & ~3,
+        self->height) : self->height;
+  }
+  self->n_bands = n;
+}
+
 /* -D options of one plane program. @acc/@out/@bits are OpenCL type names.
  * SEL: the swizzle that packs R, G, B of 4 pixels (16 loaded bytes) into
  * lanes 0-11 of a 16-vector for the CPU kernels. */
@@ -763,18 +790,17 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
   if (!p->program)
     return FALSE;
   p->k1 = gst_cl_base_filter_create_kernel (base, p->program,
-      self->gpu ? "gpu_rows" : "cpu_colsum");
-  p->k2 = gst_cl_base_filter_create_kernel (base, p->program,
-      self->gpu ? "gpu_cols" : "cpu_scan");
-  if (!p->k1 || !p->k2)
+      self->gpu ? "gpu_rows" : "cpu_integral");
+  if (self->gpu)
+    p->k2 = gst_cl_base_filter_create_kernel (base, p->program, "gpu_cols");
+  if (!p->k1 || (self->gpu && !p->k2))
     return FALSE;
   if (!self->gpu) {
     /* no overflow: n_bands <= height, so this is at most the plane's size,
      * which check_size() bounded */
     gsize n = (gsize) self->n_bands * self->width * self->channels * acc_size;
-    p->colsum = create_scratch (self, n);
     p->accrow = create_scratch (self, n);
-    if (!p->colsum || !p->accrow)
+    if (!p->accrow)
       return FALSE;
   }
   return TRUE;
@@ -845,11 +871,7 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     self->gpu = TRUE;
   else if (variant && g_str_equal (variant, "cpu"))
     self->gpu = FALSE;
-  /* CPU: one band per core (PoCL runs each work-group on one of its
-   * threads; more bands measured slower: each re-reads its rows for the
-   * column totals and re-adds the totals above it) */
-  self->n_bands = MIN ((guint) self->height, MAX (ctx->compute_units, 1));
-  self->band_rows = (self->height + self->n_bands - 1) / self->n_bands;
+  plan_cpu_bands (self, ctx->compute_units);
   self->wg = 1;
   while (self->wg * 2 <= MIN (ctx->max_work_group_size, 256))
     self->wg *= 2;
@@ -937,8 +959,6 @@ gst_cl_integral_reset (GstClBaseFilter * base)
       clReleaseKernel (p->k2);
     if (p->program)
       clReleaseProgram (p->program);
-    if (p->colsum)
-      clReleaseMemObject (p->colsum);
     if (p->accrow)
       clReleaseMemObject (p->accrow);
     memset (p, 0, sizeof (*p));
@@ -975,7 +995,7 @@ static cl_int
 enqueue_plane (GstClIntegral * self, IntegralPlane * p, const GstClFrame * in,
     cl_mem out)
 {
-  cl_int err, w = self->width, h = self->height, br = self->band_rows;
+  cl_int err, w = self->width, h = self->height;
   cl_ulong off = p->offset;
   cl_uint i = 0;
 
@@ -1000,28 +1020,14 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, const GstClFrame * in,
       err = run (self, p->k2, 2, csz, clsz);
   } else {
     /* one work-item per work-group: PoCL runs work-groups on its threads */
-    gsize one = 1, nb = self->n_bands, nb1 = self->n_bands - 1;
+    gsize one = 1, nb = self->n_bands;
 
-    SET_ARG (p->k1, i, br);
-    SET_ARG (p->k1, i, p->colsum);
-    i = 0;
+    SET_ARG (p->k1, i, self->band_start);
+    SET_ARG (p->k1, i, p->accrow);
+    SET_ARG (p->k1, i, out);
+    SET_ARG (p->k1, i, off);
     if (err == CL_SUCCESS)
-      err = gst_cl_frame_set_plane_args (in, 0, p->k2, &i);
-    SET_ARG (p->k2, i, w);
-    SET_ARG (p->k2, i, h);
-    SET_ARG (p->k2, i, br);
-    SET_ARG (p->k2, i, p->colsum);
-    SET_ARG (p->k2, i, p->accrow);
-    SET_ARG (p->k2, i, out);
-    SET_ARG (p->k2, i, off);
-    /* the last band's totals are never needed */
-    if (err == CL_SUCCESS && nb1 > 0) {
-      /* column strips, so the cores share the totals of a single band */
-      gsize gcs[2] = { nb1, MAX (self->n_bands / nb1, 1) }, lcs[2] = { 1, 1 };
-      err = run (self, p->k1, 2, gcs, lcs);
-    }
-    if (err == CL_SUCCESS)
-      err = run (self, p->k2, 1, &nb, &one);
+      err = run (self, p->k1, 1, &nb, &one);
   }
   return err;
 }

@@ -14,10 +14,10 @@
  * outputs, ulong otherwise); float outputs are the exact integer converted
  * once, rounded to nearest.
  *
- * CPU variant (few long work-items, no barriers): cpu_colsum gives each band
- * of rows its column totals; cpu_scan then walks each band top-down with a
- * running row prefix plus one private-to-the-band row of column sums, so the
- * output is written exactly once.
+ * CPU variant (few long work-items, no barriers, one kernel): cpu_integral
+ * gives each band of rows the column totals of the rows above it, then walks
+ * the band top-down with a running row prefix plus one private-to-the-band
+ * row of column sums, so the output is written exactly once.
  * GPU variant: gpu_rows scans each row in local memory (one work-group per
  * row) and stores the row prefix as integer bits (BITS) in place; gpu_cols
  * walks columns (coalesced) in CB bands per work-group and turns them into
@@ -171,52 +171,49 @@ load_px (__global const uchar * row, int x)
  * column sums are loaded and stored once per R rows */
 #define R 4
 
-/* Band b (rows [b * band_rows, ...)) -> its column totals, W * CH ACC.
- * Dimension 1 splits the columns in strips (multiples of NPX pixels) so
- * every core helps even when there are fewer bands than cores. */
-__kernel void
-cpu_colsum (__global const uchar * src, uint src_off, int src_stride,
-    int width, int height, int band_rows, __global ACC * colsum)
+/* acc[0 .. W * CH) += VAL of the samples of source rows [ya, yb) */
+void add_rows (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc);
+
+void
+add_rows (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc)
 {
-  int b = get_global_id (0);
-  int strips = get_global_size (1), st = get_global_id (1);
-  int sw = (width / NPX + strips - 1) / strips * NPX;
-  int xs = min (st * sw, width);
-  int xe = st == strips - 1 ? width : min (xs + sw, width);
-  int y0 = b * band_rows, y1 = min (y0 + band_rows, height);
-  __global ACC *cs = colsum + (size_t) b * width * CH;
   int x, y, k;
 
-  for (x = xs * CH; x < xe * CH; x++)
-    cs[x] = 0;
-  for (y = y0; y < y1; y += R) {
-    int nr = min (R, y1 - y);
+  for (y = ya; y < yb; y += R) {
+    int nr = min (R, yb - y);
 
-    for (x = xs; x + NPX <= xe; x += NPX) {
-      VT t = LOADA (cs + x * CH);
+    for (x = 0; x + NPX <= width; x += NPX) {
+      VT t = LOADA (acc + x * CH);
       for (k = 0; k < nr; k++)
         t += LOADC (SRC_ROW (y + k), x);
-      STOREA (t, cs + x * CH);
+      STOREA (t, acc + x * CH);
     }
-    for (; x < xe; x++) {
-      V (ACC) t = LOADV (x, cs);
+    for (; x < width; x++) {
+      V (ACC) t = LOADV (x, acc);
       for (k = 0; k < nr; k++)
         t += VAL (V (ACC), load_px (SRC_ROW (y + k), x));
-      STOREV (t, x, cs);
+      STOREV (t, x, acc);
     }
   }
 }
 
-/* Band b writes output rows b * band_rows + 1 ... (band 0 also row 0).
- * acc holds the integral of the row above (columns 1..W), in ACC, so float
- * outputs never feed back into the sums. */
+/* One work-item (work-group of 1) per band of rows: band b covers source
+ * rows [bands[b], bands[b + 1]) and writes output rows bands[b] + 1 ...
+ * (band 0 also row 0). It first adds up the column totals of the rows above
+ * its band itself (one launch, no second kernel to compile; the host makes
+ * the later bands shorter to even out that extra reading), then scans its
+ * rows. acc (the band's W * CH scratch) holds the integral of the row above
+ * (columns 1..W) in ACC, so float outputs never feed back into the sums. */
 __kernel void
-cpu_scan (__global const uchar * src, uint src_off, int src_stride,
-    int width, int height, int band_rows, __global const ACC * colsum,
-    __global ACC * accrow, __global uchar * out, ulong out_off)
+cpu_integral (__global const uchar * src, uint src_off, int src_stride,
+    int width, int height, int16 bands, __global ACC * accrow,
+    __global uchar * out, ulong out_off)
 {
   int b = get_global_id (0);
-  int y0 = b * band_rows, y1 = min (y0 + band_rows, height);
+  int bs[16];
+  int y0, y1;
   size_t n = (size_t) width * CH;
   size_t ostride = (size_t) (width + 1) * CH;
   __global ACC *acc = accrow + b * n;
@@ -224,19 +221,22 @@ cpu_scan (__global const uchar * src, uint src_off, int src_stride,
   V (ACC) s = 0;
   int x, y, k;
 
-  if (y0 >= height)
-    return;
-  /* the row above the band: prefix over x of the column totals above */
-  for (x = 0; x < width; x++) {
-    V (ACC) c = 0;
-    for (k = 0; k < b; k++)
-      c += LOADV (x, colsum + k * n);
-    s += c;
-    STOREV (s, x, acc);
-  }
+  vstore16 (bands, 0, bs);
+  y0 = bs[b];
+  y1 = min (bs[b + 1], height);
   if (b == 0)
     for (x = 0; x < (int) ostride; x++)
       o[x] = 0;
+  if (y0 >= y1)
+    return;
+  /* the row above the band: column totals, then their prefix over x */
+  for (x = 0; x < (int) n; x++)
+    acc[x] = 0;
+  add_rows (src, src_off, src_stride, width, 0, y0, acc);
+  for (x = 0; x < width; x++) {
+    s += LOADV (x, acc);
+    STOREV (s, x, acc);
+  }
 
   for (y = y0; y < y1; y += R) {
     int nr = min (R, y1 - y);
