@@ -707,27 +707,32 @@ describe_source (const GstVideoInfo * info, SourceDesc * d)
 }
 
 /* CPU bands: one per core (PoCL runs each work-group on one of its threads),
- * at most 15. Band b first adds up the rows above it, which costs
- * ADD_ROW_COST of a scanned row each, so its own share is smaller: with
- * band b scanning T - c * start(b) rows, start(b) = T (1 - (1 - c)^b) / c and
- * start(n) = height. Starts are multiples of 4 (the kernel's row block). */
+ * at most 15. In cpu_integral band b first adds up the rows above it, each
+ * costing @add_row_cost (c) of a scanned row, so its own share is smaller:
+ * with band b scanning T - c * start(b) rows, start(b) = T (1 - (1 - c)^b) / c
+ * and start(n) = height. c = 0: equal bands (cpu_box_mean). Starts are
+ * multiples of 4 (cpu_integral's row block). */
 #define ADD_ROW_COST 0.25
 static void
-plan_cpu_bands (GstClIntegral * self, guint compute_units)
+plan_cpu_bands (GstClIntegral * self, guint compute_units,
+    gdouble add_row_cost)
 {
   gint *start = (gint *) & self->band_start;
   guint n = MIN (CLAMP (compute_units, 1u, 15u),
       (guint) MAX (self->height / 4, 1)), b;
-  gdouble keep = 1.0 - ADD_ROW_COST, keep_n = 1.0, t, keep_b = 1.0;
+  gdouble keep = 1.0 - add_row_cost, keep_n = 1.0, t, keep_b = 1.0;
 
   for (b = 0; b < n; b++)
     keep_n *= keep;
-  t = self->height * ADD_ROW_COST / (1.0 - keep_n);
+  t = add_row_cost > 0 ? self->height * add_row_cost / (1.0 - keep_n) : 0;
   start[0] = 0;
   for (b = 1; b < 16; b++) {
+    gdouble at;
+
     keep_b *= keep;
-    start[b] = b < n ? MIN ((gint) (t * (1.0 - keep_b) / ADD_ROW_COST) & ~3,
-        self->height) : self->height;
+    at = add_row_cost > 0 ? t * (1.0 - keep_b) / add_row_cost :
+        (gdouble) self->height * b / n;
+    start[b] = b < n ? MIN ((gint) at & ~3, self->height) : self->height;
   }
   self->n_bands = n;
 }
@@ -806,6 +811,31 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
   return TRUE;
 }
 
+/* CPU box mean: one kernel and no integral image (see cpu_box_mean) */
+static gboolean
+setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
+    const gchar * acc, const gchar * out, const gchar * bits, gsize acc_size)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  IntegralPlane *p = &self->plane[0];
+  gchar *opts = plane_options (self, d, acc, out, bits, 0);
+  gsize n;
+
+  GST_DEBUG_OBJECT (self, "box mean: %s (CPU variant)", opts);
+  p->program = gst_cl_base_filter_get_program (base, "integral.cl", opts);
+  g_free (opts);
+  if (!p->program)
+    return FALSE;
+  self->n_planes = 1;
+  p->k1 = gst_cl_base_filter_create_kernel (base, p->program, "cpu_box_mean");
+  /* per band: column sums (W) and their prefix (W + 1); no overflow: less
+   * than the integral image check_size() bounded (bands <= height / 4) */
+  n = (gsize) self->n_bands * (2 * (gsize) self->width + 1) * self->channels *
+      acc_size;
+  p->accrow = create_scratch (self, n);
+  return p->k1 && p->accrow;
+}
+
 /* ACC, OUT and BITS (row-prefix storage) type names of a sum or count
  * plane (@sq FALSE) or a sqsum plane */
 static void
@@ -871,7 +901,9 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     self->gpu = TRUE;
   else if (variant && g_str_equal (variant, "cpu"))
     self->gpu = FALSE;
-  plan_cpu_bands (self, ctx->compute_units);
+  self->box_mean = out_info != NULL;
+  plan_cpu_bands (self, ctx->compute_units, self->box_mean ? 0 :
+      ADD_ROW_COST);
   self->wg = 1;
   while (self->wg * 2 <= MIN (ctx->max_work_group_size, 256))
     self->wg *= 2;
@@ -882,7 +914,6 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     return FALSE;
   }
 
-  self->box_mean = out_info != NULL;
   if (self->box_mean) {
     /* U32 while a whole-frame box cannot reach 2^32 (exact modulo 2^32) */
     guint64 pixels, box_max;
@@ -898,6 +929,8 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     if (!check_size (self, computed, size, "box-mean integral image"))
       return FALSE;
     plane_types (format, FALSE, &acc, &out, &bits, &acc_size);
+    if (!self->gpu)
+      return setup_cpu_box_mean (self, &d, acc, out, bits, acc_size);
     if (!setup_plane (self, 0, &d, acc, out, bits, 0, acc_size))
       return FALSE;
     self->plane[0].offset = 0;
@@ -1050,17 +1083,34 @@ enqueue_box_mean (GstClIntegral * self, const GstClFrame * in,
   r = self->radius;
   GST_OBJECT_UNLOCK (self);
 
-  err = enqueue_plane (self, &self->plane[0], in, self->box_ii);
-  if (err == CL_SUCCESS)
+  if (!self->gpu) {
+    /* one pass, one work-item per band */
+    gsize one = 1, nb = self->n_bands;
+
+    k = self->plane[0].k1;
     err = gst_cl_frame_set_plane_args (in, 0, k, &i);
-  if (err == CL_SUCCESS)
-    err = gst_cl_frame_set_plane_args (out, 0, k, &i);
-  SET_ARG (k, i, self->box_ii);
-  SET_ARG (k, i, w);
-  SET_ARG (k, i, h);
-  SET_ARG (k, i, r);
-  if (err == CL_SUCCESS)
-    err = run (self, k, 2, gsz, lsz);
+    if (err == CL_SUCCESS)
+      err = gst_cl_frame_set_plane_args (out, 0, k, &i);
+    SET_ARG (k, i, w);
+    SET_ARG (k, i, h);
+    SET_ARG (k, i, r);
+    SET_ARG (k, i, self->band_start);
+    SET_ARG (k, i, self->plane[0].accrow);
+    if (err == CL_SUCCESS)
+      err = run (self, k, 1, &nb, &one);
+  } else {
+    err = enqueue_plane (self, &self->plane[0], in, self->box_ii);
+    if (err == CL_SUCCESS)
+      err = gst_cl_frame_set_plane_args (in, 0, k, &i);
+    if (err == CL_SUCCESS)
+      err = gst_cl_frame_set_plane_args (out, 0, k, &i);
+    SET_ARG (k, i, self->box_ii);
+    SET_ARG (k, i, w);
+    SET_ARG (k, i, h);
+    SET_ARG (k, i, r);
+    if (err == CL_SUCCESS)
+      err = run (self, k, 2, gsz, lsz);
+  }
 
   /* chroma planes are copied unchanged */
   for (p = 1; p < in->n_planes && err == CL_SUCCESS; p++) {

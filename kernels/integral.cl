@@ -340,6 +340,126 @@ cpu_integral (__global const uchar * src, uint src_off, int src_stride,
   }
 }
 
+/* ---- CPU box mean (VALUE 0): one pass, running sums, no integral image ----
+ *
+ * Band b (rows [bands[b], bands[b + 1])) keeps, for its current row y, the
+ * column sums of source rows y - r .. y + r (clipped) in cs, updated by one
+ * row in and one out per row; their prefix over x (pre, W + 1 entries) gives
+ * every window sum with one subtraction. Mean as box_mean below:
+ * (sum + area / 2) / area, computed as num * (1 / area) in double plus
+ * 2^-32: exact while num < 2^53 and area < 2^31 (the product is within
+ * 2^-36 of num / area <= 65535, an integer quotient is not lowered, and a
+ * fraction stays at least 1 / area - 2^-32 below the next integer). */
+
+/* acc[0 .. W * CH) += row @ya - row @yb (either may be -1: none) */
+void add_sub_row (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc);
+
+void
+add_sub_row (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc)
+{
+  __global const uchar *ra = SRC_ROW (max (ya, 0)), *rb = SRC_ROW (max (yb,
+          0));
+  int x;
+
+  for (x = 0; x + NPX <= width; x += NPX) {
+    VT t = LOADA (acc + x * CH);
+    if (ya >= 0)
+      t += LOADC (ra, x);
+    if (yb >= 0)
+      t -= LOADC (rb, x);
+    STOREA (t, acc + x * CH);
+  }
+  for (; x < width; x++) {
+    V (ACC) t = LOADV (x, acc);
+    if (ya >= 0)
+      t += VAL (V (ACC), load_px (ra, x));
+    if (yb >= 0)
+      t -= VAL (V (ACC), load_px (rb, x));
+    STOREV (t, x, acc);
+  }
+}
+
+#define MEAN(sum, area, inv) CONVERT (V (uint), CONVERT (V (double), \
+      (sum) + (area) / 2) * (inv) + 0x1p-32)
+
+#if CH == 1
+#define STORE_MEAN(m, x) (((__global SRC_T *) drow)[x] = (SRC_T) (m))
+#else
+/* the pixel's other bytes (alpha, padding) come from the source */
+#define STORE_MEAN(m, x) do { \
+    uchar px_[PSTRIDE]; int k_; \
+    for (k_ = 0; k_ < PSTRIDE; k_++) \
+      px_[k_] = srow[(size_t) (x) * PSTRIDE + k_]; \
+    px_[ROFF] = (uchar) (m).x; \
+    px_[GOFF] = (uchar) (m).y; \
+    px_[BOFF] = (uchar) (m).z; \
+    for (k_ = 0; k_ < PSTRIDE; k_++) \
+      drow[(size_t) (x) * PSTRIDE + k_] = px_[k_]; } while (0)
+#endif
+
+__kernel void
+cpu_box_mean (__global const uchar * src, uint src_off, int src_stride,
+    __global uchar * dst, uint dst_off, int dst_stride, int width,
+    int height, int radius, int16 bands, __global ACC * scratch)
+{
+  int b = get_global_id (0);
+  int bs[16];
+  size_t n = (size_t) width * CH;
+  __global ACC *cs = scratch + b * (2 * n + CH);
+  __global ACC *pre = cs + n;
+  int rx = min (radius, width), ry = min (radius, height);
+  int y0, y1, x, y;
+
+  vstore16 (bands, 0, bs);
+  y0 = bs[b];
+  y1 = min (bs[b + 1], height);
+  if (y0 >= y1)
+    return;
+  for (x = 0; x < (int) n; x++)
+    cs[x] = 0;
+  add_rows (src, src_off, src_stride, width, max (y0 - ry, 0),
+      min (y0 + ry + 1, height), cs);
+
+  for (y = y0; y < y1; y++) {
+    __global const uchar *srow = SRC_ROW (y);
+    __global uchar *drow = dst + dst_off + (size_t) y * dst_stride;
+    ACC ny = (ACC) (min (y + ry, height - 1) + 1 - max (y - ry, 0));
+    V (ACC) s = 0;
+    int xa = min (rx, width), xb = max (width - rx, xa);
+
+    STOREV (s, 0, pre);
+    for (x = 0; x < width; x++) {
+      s += LOADV (x, cs);
+      STOREV (s, x + 1, pre);
+    }
+    /* left and right borders (x < xa, x >= xb): clipped windows */
+    for (x = xa > 0 ? 0 : xb; x < width; x = x + 1 == xa ? xb : x + 1) {
+      int x0 = max (x - rx, 0), x1 = min (x + rx, width - 1) + 1;
+      ACC area = (ACC) (x1 - x0) * ny;
+      V (uint) m = MEAN (LOADV (x1, pre) - LOADV (x0, pre), area,
+          1.0 / (double) area);
+
+      STORE_MEAN (m, x);
+    }
+    /* interior: whole windows, one area */
+    {
+      ACC area = (ACC) (2 * rx + 1) * ny;
+      double inv = 1.0 / (double) area;
+
+      for (x = xa; x < xb; x++) {
+        V (uint) m = MEAN (LOADV (x + rx + 1, pre) - LOADV (x - rx, pre),
+            area, inv);
+
+        STORE_MEAN (m, x);
+      }
+    }
+    add_sub_row (src, src_off, src_stride, width,
+        y + ry + 1 < height ? y + ry + 1 : -1, y - ry >= 0 ? y - ry : -1, cs);
+  }
+}
+
 #endif /* !GPU_ONLY */
 
 /* ---- GPU variant (left out with CPU_ONLY) ---- */
