@@ -32,6 +32,7 @@
 #include "gstclintegral.h"
 #include "gstclelements.h"
 #include "gstclpool.h"
+#include "gstclwarmup.h"
 
 #include <string.h>
 
@@ -44,7 +45,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define DEFAULT_PROP_RADIUS 1
 #define MAX_RADIUS 65535
 
-/* "cpu" or "gpu": forces a kernel variant (tests run the GPU one on PoCL) */
+/* "cpu" or "gpu": forces a kernel variant (tests run the GPU one on PoCL);
+ * "cpu" also waits for the warm-up, as a live stream does, so every frame
+ * runs the fast CPU kernels; "cpu-first": only the first-frame ones */
 #define VARIANT_ENV "GST_CL_INTEGRAL_VARIANT"
 /* each plane starts at a multiple of this many bytes */
 #define PLANE_ALIGN 8
@@ -63,8 +66,9 @@ enum
 typedef struct
 {
   cl_program program;
-  cl_kernel k1;                 /* cpu_integral or gpu_rows */
+  cl_kernel k1;                 /* gpu_rows, or the CPU's first-frame kernel */
   cl_kernel k2;                 /* gpu_cols (CPU: NULL) */
+  cl_kernel fast;               /* CPU: its kernel once the warm-up compiled it */
   cl_mem accrow;                /* CPU scratch */
   guint64 offset;               /* bytes, in the output */
 } IntegralPlane;
@@ -88,6 +92,9 @@ struct _GstClIntegral
   guint n_bands;
   cl_int16 band_start;          /* CPU: first row of band b, then height */
   gsize wg;
+  GstClWarmup *warmup;          /* CPU: compiles the fast kernels */
+  gboolean warm_after_frame;    /* CPU: start it after the first frame */
+  gint fast_ready;              /* atomic: every plane's fast kernel compiled */
   gboolean box_mean;
   cl_kernel box_kernel;
   cl_mem box_ii;
@@ -795,10 +802,13 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
   if (!p->program)
     return FALSE;
   p->k1 = gst_cl_base_filter_create_kernel (base, p->program,
-      self->gpu ? "gpu_rows" : "cpu_integral");
+      self->gpu ? "gpu_rows" : "cpu_integral_first");
   if (self->gpu)
     p->k2 = gst_cl_base_filter_create_kernel (base, p->program, "gpu_cols");
-  if (!p->k1 || (self->gpu && !p->k2))
+  else
+    p->fast = gst_cl_base_filter_create_kernel (base, p->program,
+        "cpu_integral");
+  if (!p->k1 || !(self->gpu ? p->k2 : p->fast))
     return FALSE;
   if (!self->gpu) {
     /* no overflow: n_bands <= height, so this is at most the plane's size,
@@ -807,6 +817,105 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
     p->accrow = create_scratch (self, n);
     if (!p->accrow)
       return FALSE;
+  }
+  return TRUE;
+}
+
+/* On the warm-up worker: PoCL compiles a kernel at its first launch (about
+ * 0.4-0.5 s for cpu_integral or cpu_box_mean on 2 cores, against about a
+ * third of that for their pixel-by-pixel _first variants, which the frames
+ * use until then). Launches every plane's fast kernel once, with the
+ * stream's band count, on a 4x4 frame of scratch memory; nothing touches
+ * those kernel objects before fast_ready is set. */
+static void
+warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
+{
+  GstClIntegral *self = data;
+  cl_int err, w = 4, h = 4, r = 1, bands[16];
+  cl_uint zero = 0, stride = 16, img_off = 2048;
+  cl_ulong out_off = img_off;
+  gsize one = 1, nb = self->n_bands;
+  cl_mem mem, scratch;
+  guint i, j, k;
+
+  bands[0] = 0;
+  for (k = 1; k < 16; k++)
+    bands[k] = h;
+  mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 4096, NULL, &err);
+  scratch = err == CL_SUCCESS ? clCreateBuffer (ctx->context,
+      CL_MEM_READ_WRITE, 16 * 4096, NULL, &err) : NULL;
+#define WARM_ARG(v) (err == CL_SUCCESS ? \
+    (err = clSetKernelArg (kernel, j++, sizeof (v), &(v))) : err)
+  for (i = 0; i < self->n_planes && err == CL_SUCCESS; i++) {
+    cl_kernel kernel = self->plane[i].fast;
+
+    j = 0;
+    WARM_ARG (mem);
+    WARM_ARG (zero);
+    WARM_ARG (stride);
+    if (self->box_mean) {
+      WARM_ARG (mem);
+      WARM_ARG (img_off);
+      WARM_ARG (stride);
+      WARM_ARG (w);
+      WARM_ARG (h);
+      WARM_ARG (r);
+      WARM_ARG (bands);
+      WARM_ARG (scratch);
+    } else {
+      WARM_ARG (w);
+      WARM_ARG (h);
+      WARM_ARG (bands);
+      WARM_ARG (scratch);
+      WARM_ARG (mem);
+      WARM_ARG (out_off);
+    }
+    if (err == CL_SUCCESS)
+      err = gst_cl_warmup_launch (queue, kernel, 1, &nb, &one);
+  }
+#undef WARM_ARG
+  if (scratch)
+    clReleaseMemObject (scratch);
+  if (mem)
+    clReleaseMemObject (mem);
+  if (err == CL_SUCCESS) {
+    GST_INFO_OBJECT (self, "fast CPU kernels compiled");
+    g_atomic_int_set (&self->fast_ready, 1);
+  } else
+    GST_WARNING_OBJECT (self, "background compile of the CPU kernels "
+        "failed (%s): frames keep the first-frame kernels",
+        gst_cl_error_name (err));
+}
+
+static void
+queue_warm_up (GstClIntegral * self)
+{
+  self->warm_after_frame = FALSE;
+  self->warmup = gst_cl_warmup_new (gst_cl_base_filter_get_context
+      (GST_CL_BASE_FILTER (self)));
+  if (self->warmup)
+    gst_cl_warmup_add (self->warmup, warm_job_run, self, NULL);
+}
+
+/* CPU, at caps: live streams (and GST_CL_INTEGRAL_VARIANT=cpu) wait for the
+ * fast kernels' compile now, so they never stall on it later; others queue
+ * it after their first frame (a one-frame pipeline never pays for it).
+ * Always TRUE: without a worker the frames keep the first-frame kernels. */
+static gboolean
+start_warm_up (GstClIntegral * self)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  const gchar *variant = g_getenv (VARIANT_ENV);
+
+  if (variant && g_str_equal (variant, "cpu-first"))
+    return TRUE;
+  if ((variant && g_str_equal (variant, "cpu")) ||
+      gst_cl_base_filter_upstream_is_live (base)) {
+    queue_warm_up (self);
+    if (self->warmup)
+      gst_cl_warmup_wait_all (self->warmup);
+  } else {
+    self->warm_after_frame = TRUE;
   }
   return TRUE;
 }
@@ -827,13 +936,17 @@ setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
   if (!p->program)
     return FALSE;
   self->n_planes = 1;
-  p->k1 = gst_cl_base_filter_create_kernel (base, p->program, "cpu_box_mean");
-  /* per band: column sums (W) and their prefix (W + 1); no overflow: less
-   * than the integral image check_size() bounded (bands <= height / 4) */
-  n = (gsize) self->n_bands * (2 * (gsize) self->width + 1) * self->channels *
-      acc_size;
+  p->k1 = gst_cl_base_filter_create_kernel (base, p->program,
+      "cpu_box_mean_first");
+  p->fast = gst_cl_base_filter_create_kernel (base, p->program,
+      "cpu_box_mean");
+  /* per band: column sums (W) and their prefix (W + 1) of the kernel's
+   * lanes per pixel (4-byte RGB pixels: 4); no overflow: at most the
+   * integral image check_size() bounded (bands <= height / 4) */
+  n = (gsize) self->n_bands * (2 * (gsize) self->width + 1) *
+      (d->channels == 3 && d->pstride == 4 ? 4 : self->channels) * acc_size;
   p->accrow = create_scratch (self, n);
-  return p->k1 && p->accrow;
+  return p->k1 && p->fast && p->accrow && start_warm_up (self);
 }
 
 /* ACC, OUT and BITS (row-prefix storage) type names of a sum or count
@@ -899,7 +1012,7 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   self->gpu = gst_cl_context_is_gpu (ctx);
   if (variant && g_str_equal (variant, "gpu"))
     self->gpu = TRUE;
-  else if (variant && g_str_equal (variant, "cpu"))
+  else if (variant && g_str_has_prefix (variant, "cpu"))
     self->gpu = FALSE;
   self->box_mean = out_info != NULL;
   plan_cpu_bands (self, ctx->compute_units, self->box_mean ? 0 :
@@ -972,6 +1085,8 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     n++;
   }
   self->n_planes = n;
+  if (!self->gpu)
+    start_warm_up (self);
   GST_INFO_OBJECT (self, "%dx%d x%d -> %s %s, %" G_GSIZE_FORMAT " bytes, %s "
       "variant", self->width, self->height, d.channels, format_names[format],
       planes_names[planes], self->out_size, self->gpu ? "GPU" : "CPU");
@@ -984,10 +1099,16 @@ gst_cl_integral_reset (GstClBaseFilter * base)
   GstClIntegral *self = GST_CL_INTEGRAL (base);
   guint i;
 
+  /* joins a compile in progress, which uses the planes' fast kernels */
+  g_clear_pointer (&self->warmup, gst_cl_warmup_free);
+  self->fast_ready = 0;
+  self->warm_after_frame = FALSE;
   for (i = 0; i < MAX_PLANES; i++) {
     IntegralPlane *p = &self->plane[i];
     if (p->k1)
       clReleaseKernel (p->k1);
+    if (p->fast)
+      clReleaseKernel (p->fast);
     if (p->k2)
       clReleaseKernel (p->k2);
     if (p->program)
@@ -1031,10 +1152,12 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, const GstClFrame * in,
   cl_int err, w = self->width, h = self->height;
   cl_ulong off = p->offset;
   cl_uint i = 0;
+  cl_kernel k1 = !self->gpu && g_atomic_int_get (&self->fast_ready) ?
+      p->fast : p->k1;
 
-  err = gst_cl_frame_set_plane_args (in, 0, p->k1, &i);
-  SET_ARG (p->k1, i, w);
-  SET_ARG (p->k1, i, h);
+  err = gst_cl_frame_set_plane_args (in, 0, k1, &i);
+  SET_ARG (k1, i, w);
+  SET_ARG (k1, i, h);
   if (self->gpu) {
     gsize gsz[2] = { self->wg, h }, lsz[2] = { self->wg, 1 };
     gsize csz[2] = { gst_cl_global_size ((gsize) (w + 1) * self->channels,
@@ -1055,12 +1178,12 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, const GstClFrame * in,
     /* one work-item per work-group: PoCL runs work-groups on its threads */
     gsize one = 1, nb = self->n_bands;
 
-    SET_ARG (p->k1, i, self->band_start);
-    SET_ARG (p->k1, i, p->accrow);
-    SET_ARG (p->k1, i, out);
-    SET_ARG (p->k1, i, off);
+    SET_ARG (k1, i, self->band_start);
+    SET_ARG (k1, i, p->accrow);
+    SET_ARG (k1, i, out);
+    SET_ARG (k1, i, off);
     if (err == CL_SUCCESS)
-      err = run (self, p->k1, 1, &nb, &one);
+      err = run (self, k1, 1, &nb, &one);
   }
   return err;
 }
@@ -1087,7 +1210,8 @@ enqueue_box_mean (GstClIntegral * self, const GstClFrame * in,
     /* one pass, one work-item per band */
     gsize one = 1, nb = self->n_bands;
 
-    k = self->plane[0].k1;
+    k = g_atomic_int_get (&self->fast_ready) ? self->plane[0].fast :
+        self->plane[0].k1;
     err = gst_cl_frame_set_plane_args (in, 0, k, &i);
     if (err == CL_SUCCESS)
       err = gst_cl_frame_set_plane_args (out, 0, k, &i);
@@ -1174,6 +1298,8 @@ gst_cl_integral_transform (GstBaseTransform * trans, GstBuffer * inbuf,
           "Could not compute the integral image")
       && gst_cl_frame_finish_output (base, &out))
     ret = GST_FLOW_OK;
+  if (self->warm_after_frame)
+    queue_warm_up (self);
   gst_cl_frame_unmap (base, &out);
 unmap_in:
   gst_cl_frame_unmap (base, &in);

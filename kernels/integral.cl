@@ -171,20 +171,21 @@ load_px (__global const uchar * row, int x)
  * column sums are loaded and stored once per R rows */
 #define R 4
 
-/* acc[0 .. W * CH) += VAL of the samples of source rows [ya, yb) */
+/* acc[0 .. W * CH) += VAL of the samples of source rows [ya, yb); @fast
+ * FALSE: pixel by pixel only (less code to compile) */
 void add_rows (__global const uchar * src, uint src_off, int src_stride,
-    int width, int ya, int yb, __global ACC * acc);
+    int width, int ya, int yb, __global ACC * acc, bool fast);
 
 void
 add_rows (__global const uchar * src, uint src_off, int src_stride,
-    int width, int ya, int yb, __global ACC * acc)
+    int width, int ya, int yb, __global ACC * acc, bool fast)
 {
   int x, y, k;
 
   for (y = ya; y < yb; y += R) {
     int nr = min (R, yb - y);
 
-    for (x = 0; x + NPX <= width; x += NPX) {
+    for (x = 0; fast && x + NPX <= width; x += NPX) {
       VT t = LOADA (acc + x * CH);
       for (k = 0; k < nr; k++)
         t += LOADC (SRC_ROW (y + k), x);
@@ -205,11 +206,18 @@ add_rows (__global const uchar * src, uint src_off, int src_stride,
  * its band itself (one launch, no second kernel to compile; the host makes
  * the later bands shorter to even out that extra reading), then scans its
  * rows. acc (the band's W * CH scratch) holds the integral of the row above
- * (columns 1..W) in ACC, so float outputs never feed back into the sums. */
-__kernel void
-cpu_integral (__global const uchar * src, uint src_off, int src_stride,
+ * (columns 1..W) in ACC, so float outputs never feed back into the sums.
+ * @fast FALSE (cpu_integral_first): one row at a time, pixel by pixel:
+ * a third of the compile time, for the frames before the warm-up worker
+ * has compiled cpu_integral. */
+void integral_band (__global const uchar * src, uint src_off,
+    int src_stride, int width, int height, int16 bands,
+    __global ACC * accrow, __global uchar * out, ulong out_off, bool fast);
+
+void
+integral_band (__global const uchar * src, uint src_off, int src_stride,
     int width, int height, int16 bands, __global ACC * accrow,
-    __global uchar * out, ulong out_off)
+    __global uchar * out, ulong out_off, bool fast)
 {
   int b = get_global_id (0);
   int bs[16];
@@ -232,7 +240,7 @@ cpu_integral (__global const uchar * src, uint src_off, int src_stride,
   /* the row above the band: column totals, then their prefix over x */
   for (x = 0; x < (int) n; x++)
     acc[x] = 0;
-  add_rows (src, src_off, src_stride, width, 0, y0, acc);
+  add_rows (src, src_off, src_stride, width, 0, y0, acc, fast);
   for (x = 0; x < width; x++) {
     s += LOADV (x, acc);
     STOREV (s, x, acc);
@@ -242,7 +250,7 @@ cpu_integral (__global const uchar * src, uint src_off, int src_stride,
     int nr = min (R, y1 - y);
     __global OUT *orow = o + (size_t) (y + 1) * ostride;
 
-    if (nr == R) {
+    if (fast && nr == R) {
       __global const uchar *r0 = SRC_ROW (y), *r1 = SRC_ROW (y + 1);
       __global const uchar *r2 = SRC_ROW (y + 2), *r3 = SRC_ROW (y + 3);
       __global OUT *o0 = orow + CH, *o1 = o0 + ostride;
@@ -313,7 +321,7 @@ cpu_integral (__global const uchar * src, uint src_off, int src_stride,
       VT c = 0;
 
       STOREV ((V (OUT)) 0, 0, orow);
-      for (x = 0; x + NPX <= width; x += NPX) {
+      for (x = 0; fast && x + NPX <= width; x += NPX) {
         VT v = LOADC (row, x), t;
         size_t e = (size_t) x * CH;
 
@@ -340,6 +348,24 @@ cpu_integral (__global const uchar * src, uint src_off, int src_stride,
   }
 }
 
+__kernel void
+cpu_integral (__global const uchar * src, uint src_off, int src_stride,
+    int width, int height, int16 bands, __global ACC * accrow,
+    __global uchar * out, ulong out_off)
+{
+  integral_band (src, src_off, src_stride, width, height, bands, accrow, out,
+      out_off, true);
+}
+
+__kernel void
+cpu_integral_first (__global const uchar * src, uint src_off,
+    int src_stride, int width, int height, int16 bands,
+    __global ACC * accrow, __global uchar * out, ulong out_off)
+{
+  integral_band (src, src_off, src_stride, width, height, bands, accrow, out,
+      out_off, false);
+}
+
 /* ---- CPU box mean (VALUE 0): one pass, running sums, no integral image ----
  *
  * Band b (rows [bands[b], bands[b + 1])) keeps, for its current row y, the
@@ -349,65 +375,121 @@ cpu_integral (__global const uchar * src, uint src_off, int src_stride,
  * (sum + area / 2) / area, computed as num * (1 / area) in double plus
  * 2^-32: exact while num < 2^53 and area < 2^31 (the product is within
  * 2^-36 of num / area <= 65535, an integer quotient is not lowered, and a
- * fraction stays at least 1 / area - 2^-32 below the next integer). */
+ * fraction stays at least 1 / area - 2^-32 below the next integer).
+ *
+ * A pixel's sums are BL lanes of ACC: CH, except for 4-byte RGB pixels,
+ * where all 4 bytes are summed in memory order (one aligned 4-vector; the
+ * extra byte's lane is never stored). Except for 3-byte pixels, the loops
+ * take chunks of 16 lanes (BPX pixels) and finish pixel by pixel. */
 
-/* acc[0 .. W * CH) += row @ya - row @yb (either may be -1: none) */
-void add_sub_row (__global const uchar * src, uint src_off, int src_stride,
-    int width, int ya, int yb, __global ACC * acc);
-
-void
-add_sub_row (__global const uchar * src, uint src_off, int src_stride,
-    int width, int ya, int yb, __global ACC * acc)
-{
-  __global const uchar *ra = SRC_ROW (max (ya, 0)), *rb = SRC_ROW (max (yb,
-          0));
-  int x;
-
-  for (x = 0; x + NPX <= width; x += NPX) {
-    VT t = LOADA (acc + x * CH);
-    if (ya >= 0)
-      t += LOADC (ra, x);
-    if (yb >= 0)
-      t -= LOADC (rb, x);
-    STOREA (t, acc + x * CH);
-  }
-  for (; x < width; x++) {
-    V (ACC) t = LOADV (x, acc);
-    if (ya >= 0)
-      t += VAL (V (ACC), load_px (ra, x));
-    if (yb >= 0)
-      t -= VAL (V (ACC), load_px (rb, x));
-    STOREV (t, x, acc);
-  }
-}
-
-#define MEAN(sum, area, inv) CONVERT (V (uint), CONVERT (V (double), \
-      (sum) + (area) / 2) * (inv) + 0x1p-32)
-
+#if CH == 3 && PSTRIDE == 4
+#define BL 4
+#define BV(t) CAT (t, 4)
+#define BSRC(row, x) CONVERT (BV (ACC), vload4 (x, row))
+#define BLOAD(i, p) vload4 (i, p)
+#define BSTORE(v, i, p) vstore4 (v, i, p)
+/* lanes (bytes) of the pixel kept from the source: -1 */
+#define KEEPL(i) ((i) != ROFF && (i) != GOFF && (i) != BOFF ? -1 : 0)
+#define STORE_MEAN(m, x) vstore4 (select (convert_uchar4 (m), \
+      vload4 (x, srow), (char4) (KEEPL (0), KEEPL (1), KEEPL (2), \
+          KEEPL (3))), x, drow)
+#else
+#define BL CH
+#define BV(t) V (t)
+#define BSRC(row, x) VAL (V (ACC), load_px (row, x))
+#define BLOAD(i, p) LOADV (i, p)
+#define BSTORE(v, i, p) STOREV (v, i, p)
 #if CH == 1
 #define STORE_MEAN(m, x) (((__global SRC_T *) drow)[x] = (SRC_T) (m))
 #else
-/* the pixel's other bytes (alpha, padding) come from the source */
+/* 3-byte pixels: nothing else in them */
 #define STORE_MEAN(m, x) do { \
-    uchar px_[PSTRIDE]; int k_; \
-    for (k_ = 0; k_ < PSTRIDE; k_++) \
-      px_[k_] = srow[(size_t) (x) * PSTRIDE + k_]; \
-    px_[ROFF] = (uchar) (m).x; \
-    px_[GOFF] = (uchar) (m).y; \
-    px_[BOFF] = (uchar) (m).z; \
-    for (k_ = 0; k_ < PSTRIDE; k_++) \
-      drow[(size_t) (x) * PSTRIDE + k_] = px_[k_]; } while (0)
+    __global uchar *p_ = drow + (size_t) (x) * PSTRIDE; \
+    p_[ROFF] = (uchar) (m).x; \
+    p_[GOFF] = (uchar) (m).y; \
+    p_[BOFF] = (uchar) (m).z; } while (0)
+#endif
 #endif
 
-__kernel void
-cpu_box_mean (__global const uchar * src, uint src_off, int src_stride,
+#define MEAN(sum, area, inv) CONVERT (BV (uint), CONVERT (BV (double), \
+      (sum) + (area) / 2) * (inv) + 0x1p-32)
+
+#if BL != 3
+#define BPX (16 / BL)
+#define ACC2 CAT (ACC, 2)
+#if BL == 1
+#define BSRC16(row, x) CONVERT (ACC16, vload16 (0, \
+      (__global const SRC_T *) (row) + (x)))
+#define BPREFIX(v) do { \
+    v += (ACC16) ((ACC) 0, v.s0123, v.s4567, v.s89ab, v.scde); \
+    v += (ACC16) ((ACC2) 0, v.s0123, v.s4567, v.s89ab, v.scd); \
+    v += (ACC16) ((ACC4) 0, v.s0123, v.s4567, v.s89ab); \
+    v += (ACC16) ((ACC8) 0, v.lo); } while (0)
+#define BCARRY(v) ((ACC16) (v.sf))
+#define BLAST(v) (v.s0)
+#define STORE_MEAN16(m, x) vstore16 (CONVERT (CAT (SRC_T, 16), m), 0, \
+      (__global SRC_T *) drow + (x))
+#else
+#define BSRC16(row, x) CONVERT (ACC16, vload16 (0, (row) + (x) * 4))
+#define BPREFIX(v) do { \
+    v += (ACC16) ((ACC4) 0, v.s0123, v.s4567, v.s89ab); \
+    v += (ACC16) ((ACC8) 0, v.lo); } while (0)
+#define BCARRY(v) (v.scdefcdefcdefcdef)
+#define BLAST(v) (v.s0123)
+#define KEEP4 KEEPL (0), KEEPL (1), KEEPL (2), KEEPL (3)
+#define STORE_MEAN16(m, x) vstore16 (select (convert_uchar16 (m), \
+      vload16 (0, srow + (x) * 4), (char16) (KEEP4, KEEP4, KEEP4, KEEP4)), \
+      0, drow + (x) * 4)
+#endif
+#endif
+
+/* acc[0 .. W * BL) += row @ya - row @yb (either may be -1: none) */
+void add_sub_row (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc, bool fast);
+
+void
+add_sub_row (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc, bool fast)
+{
+  __global const uchar *ra = SRC_ROW (max (ya, 0)), *rb = SRC_ROW (max (yb,
+          0));
+  int x = 0;
+
+#if BL != 3
+  for (; fast && x + BPX <= width; x += BPX) {
+    ACC16 t = vload16 (0, acc + x * BL);
+    if (ya >= 0)
+      t += BSRC16 (ra, x);
+    if (yb >= 0)
+      t -= BSRC16 (rb, x);
+    vstore16 (t, 0, acc + x * BL);
+  }
+#endif
+  for (; x < width; x++) {
+    BV (ACC) t = BLOAD (x, acc);
+    if (ya >= 0)
+      t += BSRC (ra, x);
+    if (yb >= 0)
+      t -= BSRC (rb, x);
+    BSTORE (t, x, acc);
+  }
+}
+
+/* @fast FALSE (cpu_box_mean_first): pixel by pixel, less to compile */
+void box_mean_band (__global const uchar * src, uint src_off,
+    int src_stride, __global uchar * dst, uint dst_off, int dst_stride,
+    int width, int height, int radius, int16 bands, __global ACC * scratch,
+    bool fast);
+
+void
+box_mean_band (__global const uchar * src, uint src_off, int src_stride,
     __global uchar * dst, uint dst_off, int dst_stride, int width,
-    int height, int radius, int16 bands, __global ACC * scratch)
+    int height, int radius, int16 bands, __global ACC * scratch, bool fast)
 {
   int b = get_global_id (0);
   int bs[16];
-  size_t n = (size_t) width * CH;
-  __global ACC *cs = scratch + b * (2 * n + CH);
+  size_t n = (size_t) width * BL;
+  __global ACC *cs = scratch + b * (2 * n + BL);
   __global ACC *pre = cs + n;
   int rx = min (radius, width), ry = min (radius, height);
   int y0, y1, x, y;
@@ -419,26 +501,42 @@ cpu_box_mean (__global const uchar * src, uint src_off, int src_stride,
     return;
   for (x = 0; x < (int) n; x++)
     cs[x] = 0;
-  add_rows (src, src_off, src_stride, width, max (y0 - ry, 0),
-      min (y0 + ry + 1, height), cs);
+  for (y = max (y0 - ry, 0); y < min (y0 + ry + 1, height); y++)
+    add_sub_row (src, src_off, src_stride, width, y, -1, cs, fast);
 
   for (y = y0; y < y1; y++) {
     __global const uchar *srow = SRC_ROW (y);
     __global uchar *drow = dst + dst_off + (size_t) y * dst_stride;
     ACC ny = (ACC) (min (y + ry, height - 1) + 1 - max (y - ry, 0));
-    V (ACC) s = 0;
+    BV (ACC) s = 0;
     int xa = min (rx, width), xb = max (width - rx, xa);
 
-    STOREV (s, 0, pre);
-    for (x = 0; x < width; x++) {
-      s += LOADV (x, cs);
-      STOREV (s, x + 1, pre);
+    BSTORE (s, 0, pre);
+    x = 0;
+#if BL != 3
+    {
+      ACC16 c = 0;
+
+      for (; fast && x + BPX <= width; x += BPX) {
+        ACC16 v = vload16 (0, cs + x * BL);
+
+        BPREFIX (v);
+        v += c;
+        c = BCARRY (v);
+        vstore16 (v, 0, pre + (x + 1) * BL);
+      }
+      s = BLAST (c);
+    }
+#endif
+    for (; x < width; x++) {
+      s += BLOAD (x, cs);
+      BSTORE (s, x + 1, pre);
     }
     /* left and right borders (x < xa, x >= xb): clipped windows */
     for (x = xa > 0 ? 0 : xb; x < width; x = x + 1 == xa ? xb : x + 1) {
       int x0 = max (x - rx, 0), x1 = min (x + rx, width - 1) + 1;
       ACC area = (ACC) (x1 - x0) * ny;
-      V (uint) m = MEAN (LOADV (x1, pre) - LOADV (x0, pre), area,
+      BV (uint) m = MEAN (BLOAD (x1, pre) - BLOAD (x0, pre), area,
           1.0 / (double) area);
 
       STORE_MEAN (m, x);
@@ -448,16 +546,46 @@ cpu_box_mean (__global const uchar * src, uint src_off, int src_stride,
       ACC area = (ACC) (2 * rx + 1) * ny;
       double inv = 1.0 / (double) area;
 
-      for (x = xa; x < xb; x++) {
-        V (uint) m = MEAN (LOADV (x + rx + 1, pre) - LOADV (x - rx, pre),
+      x = xa;
+#if BL != 3
+      for (; fast && x + BPX <= xb; x += BPX) {
+        ACC16 sum = vload16 (0, pre + (x + rx + 1) * BL) -
+            vload16 (0, pre + (x - rx) * BL);
+        uint16 m = convert_uint16 (convert_double16 (sum + area / 2) * inv +
+            0x1p-32);
+
+        STORE_MEAN16 (m, x);
+      }
+#endif
+      for (; x < xb; x++) {
+        BV (uint) m = MEAN (BLOAD (x + rx + 1, pre) - BLOAD (x - rx, pre),
             area, inv);
 
         STORE_MEAN (m, x);
       }
     }
     add_sub_row (src, src_off, src_stride, width,
-        y + ry + 1 < height ? y + ry + 1 : -1, y - ry >= 0 ? y - ry : -1, cs);
+        y + ry + 1 < height ? y + ry + 1 : -1, y - ry >= 0 ? y - ry : -1, cs,
+        fast);
   }
+}
+
+__kernel void
+cpu_box_mean (__global const uchar * src, uint src_off, int src_stride,
+    __global uchar * dst, uint dst_off, int dst_stride, int width,
+    int height, int radius, int16 bands, __global ACC * scratch)
+{
+  box_mean_band (src, src_off, src_stride, dst, dst_off, dst_stride, width,
+      height, radius, bands, scratch, true);
+}
+
+__kernel void
+cpu_box_mean_first (__global const uchar * src, uint src_off,
+    int src_stride, __global uchar * dst, uint dst_off, int dst_stride,
+    int width, int height, int radius, int16 bands, __global ACC * scratch)
+{
+  box_mean_band (src, src_off, src_stride, dst, dst_off, dst_stride, width,
+      height, radius, bands, scratch, false);
 }
 
 #endif /* !GPU_ONLY */
