@@ -47,7 +47,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 
 /* "cpu" or "gpu": forces a kernel variant (tests run the GPU one on PoCL);
  * "cpu" also waits for the warm-up, as a live stream does, so every frame
- * runs the fast CPU kernels; "cpu-first": only the first-frame ones */
+ * runs the fast CPU kernels; "cpu-first": only the first-frame ones;
+ * "wait": the device's variant, waiting for the warm-up (benchmarks) */
 #define VARIANT_ENV "GST_CL_INTEGRAL_VARIANT"
 /* each plane starts at a multiple of this many bytes */
 #define PLANE_ALIGN 8
@@ -897,9 +898,10 @@ queue_warm_up (GstClIntegral * self)
     gst_cl_warmup_add (self->warmup, warm_job_run, self, NULL);
 }
 
-/* CPU, at caps: live streams (and GST_CL_INTEGRAL_VARIANT=cpu) wait for the
- * fast kernels' compile now, so they never stall on it later; others queue
- * it after their first frame (a one-frame pipeline never pays for it).
+/* CPU, at caps: live streams (and GST_CL_INTEGRAL_VARIANT=cpu or wait) wait
+ * for the fast kernels' compile now, so they never stall on it later;
+ * others queue it after their first frame (a one-frame pipeline never pays
+ * for it).
  * Always TRUE: without a worker the frames keep the first-frame kernels. */
 static gboolean
 start_warm_up (GstClIntegral * self)
@@ -909,7 +911,8 @@ start_warm_up (GstClIntegral * self)
 
   if (variant && g_str_equal (variant, "cpu-first"))
     return TRUE;
-  if ((variant && g_str_equal (variant, "cpu")) ||
+  if ((variant && (g_str_equal (variant, "cpu") ||
+              g_str_equal (variant, "wait"))) ||
       gst_cl_base_filter_upstream_is_live (base)) {
     queue_warm_up (self);
     if (self->warmup)
