@@ -766,9 +766,9 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
   return g_strdup_printf ("-D CH=%d -D SRC_T=%s -D PSTRIDE=%d -D ROFF=%d "
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s -D BITS=%s "
       "-D VALUE=%d -D WG=%" G_GSIZE_FORMAT " -D CB=%d -D CPU_ONLY=%d "
-      "-D GPU_ONLY=%d", d->channels, d->src_t, d->pstride, d->roff, d->goff,
-      d->boff, sel, acc, out, bits, value, self->wg, GPU_COL_BANDS,
-      !self->gpu, self->gpu);
+      "-D GPU_ONLY=%d -D BOX=%d", d->channels, d->src_t, d->pstride, d->roff,
+      d->goff, d->boff, sel, acc, out, bits, value, self->wg, GPU_COL_BANDS,
+      !self->gpu, self->gpu, self->box_mean);
 }
 
 static cl_mem

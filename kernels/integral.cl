@@ -27,7 +27,9 @@
  * (bytes, CH=3), SEL (swizzle picking R, G, B of 4 pixels, CH=3), ACC, OUT, BITS, VALUE (0 sum, 1 square, 2 non-zero),
  * WG (gpu_rows work-group size, power of two), CB (gpu_cols row bands),
  * CPU_ONLY / GPU_ONLY (0|1: only one variant's kernels, which the device
- * runs; the other's would only cost build time). */
+ * runs; the other's would only cost build time), BOX (1: the box mean's
+ * kernels: cpu_box_mean*, or gpu_rows, gpu_cols and box_mean; 0: the
+ * integral image's, less to build either way). */
 
 #ifndef CH
 #define CH 1
@@ -73,6 +75,9 @@
 #endif
 #ifndef GPU_ONLY
 #define GPU_ONLY 0
+#endif
+#ifndef BOX
+#define BOX 0
 #endif
 
 #ifdef cl_khr_fp64
@@ -171,6 +176,14 @@ load_px (__global const uchar * row, int x)
  * column sums are loaded and stored once per R rows */
 #define R 4
 
+/* Per-pixel loops are left scalar: auto-vectorized, they made PoCL's
+ * first-launch compile of cpu_integral_first about 0.1 s (a third)
+ * longer; the chunked loops are vector code already */
+#define SCALAR_LOOP \
+  _Pragma ("clang loop vectorize(disable) interleave(disable)")
+
+#if !BOX
+
 /* acc[0 .. W * CH) += VAL of the samples of source rows [ya, yb); @fast
  * FALSE: pixel by pixel only (less code to compile) */
 void add_rows (__global const uchar * src, uint src_off, int src_stride,
@@ -187,12 +200,15 @@ add_rows (__global const uchar * src, uint src_off, int src_stride,
 
     for (x = 0; fast && x + NPX <= width; x += NPX) {
       VT t = LOADA (acc + x * CH);
+      SCALAR_LOOP
       for (k = 0; k < nr; k++)
         t += LOADC (SRC_ROW (y + k), x);
       STOREA (t, acc + x * CH);
     }
+    SCALAR_LOOP
     for (; x < width; x++) {
       V (ACC) t = LOADV (x, acc);
+      SCALAR_LOOP
       for (k = 0; k < nr; k++)
         t += VAL (V (ACC), load_px (SRC_ROW (y + k), x));
       STOREV (t, x, acc);
@@ -233,14 +249,17 @@ integral_band (__global const uchar * src, uint src_off, int src_stride,
   y0 = bs[b];
   y1 = min (bs[b + 1], height);
   if (b == 0)
+    SCALAR_LOOP
     for (x = 0; x < (int) ostride; x++)
       o[x] = 0;
   if (y0 >= y1)
     return;
   /* the row above the band: column totals, then their prefix over x */
+  SCALAR_LOOP
   for (x = 0; x < (int) n; x++)
     acc[x] = 0;
   add_rows (src, src_off, src_stride, width, 0, y0, acc, fast);
+  SCALAR_LOOP
   for (x = 0; x < width; x++) {
     s += LOADV (x, acc);
     STOREV (s, x, acc);
@@ -298,6 +317,7 @@ integral_band (__global const uchar * src, uint src_off, int src_stride,
       s2 = c2.s012;
       s3 = c3.s012;
 #endif
+      SCALAR_LOOP
       for (; x < width; x++) {
         s0 += VAL (V (ACC), load_px (r0, x));
         s1 += VAL (V (ACC), load_px (r1, x));
@@ -316,6 +336,7 @@ integral_band (__global const uchar * src, uint src_off, int src_stride,
       continue;
     }
     /* the band's last rows, one at a time */
+    SCALAR_LOOP
     for (k = 0; k < nr; k++, orow += ostride) {
       __global const uchar *row = SRC_ROW (y + k);
       VT c = 0;
@@ -337,6 +358,7 @@ integral_band (__global const uchar * src, uint src_off, int src_stride,
 #else
       s = c.s012;
 #endif
+      SCALAR_LOOP
       for (; x < width; x++) {
         V (ACC) a;
         s += VAL (V (ACC), load_px (row, x));
@@ -365,6 +387,8 @@ cpu_integral_first (__global const uchar * src, uint src_off,
   integral_band (src, src_off, src_stride, width, height, bands, accrow, out,
       out_off, false);
 }
+
+#else /* BOX */
 
 /* ---- CPU box mean (VALUE 0): one pass, running sums, no integral image ----
  *
@@ -465,6 +489,7 @@ add_sub_row (__global const uchar * src, uint src_off, int src_stride,
     vstore16 (t, 0, acc + x * BL);
   }
 #endif
+  SCALAR_LOOP
   for (; x < width; x++) {
     BV (ACC) t = BLOAD (x, acc);
     if (ya >= 0)
@@ -499,11 +524,14 @@ box_mean_band (__global const uchar * src, uint src_off, int src_stride,
   y1 = min (bs[b + 1], height);
   if (y0 >= y1)
     return;
+  SCALAR_LOOP
   for (x = 0; x < (int) n; x++)
     cs[x] = 0;
+  SCALAR_LOOP
   for (y = max (y0 - ry, 0); y < min (y0 + ry + 1, height); y++)
     add_sub_row (src, src_off, src_stride, width, y, -1, cs, fast);
 
+  SCALAR_LOOP
   for (y = y0; y < y1; y++) {
     __global const uchar *srow = SRC_ROW (y);
     __global uchar *drow = dst + dst_off + (size_t) y * dst_stride;
@@ -528,11 +556,13 @@ box_mean_band (__global const uchar * src, uint src_off, int src_stride,
       s = BLAST (c);
     }
 #endif
+    SCALAR_LOOP
     for (; x < width; x++) {
       s += BLOAD (x, cs);
       BSTORE (s, x + 1, pre);
     }
     /* left and right borders (x < xa, x >= xb): clipped windows */
+    SCALAR_LOOP
     for (x = xa > 0 ? 0 : xb; x < width; x = x + 1 == xa ? xb : x + 1) {
       int x0 = max (x - rx, 0), x1 = min (x + rx, width - 1) + 1;
       ACC area = (ACC) (x1 - x0) * ny;
@@ -557,6 +587,7 @@ box_mean_band (__global const uchar * src, uint src_off, int src_stride,
         STORE_MEAN16 (m, x);
       }
 #endif
+      SCALAR_LOOP
       for (; x < xb; x++) {
         BV (uint) m = MEAN (BLOAD (x + rx + 1, pre) - BLOAD (x - rx, pre),
             area, inv);
@@ -587,6 +618,8 @@ cpu_box_mean_first (__global const uchar * src, uint src_off,
   box_mean_band (src, src_off, src_stride, dst, dst_off, dst_stride, width,
       height, radius, bands, scratch, false);
 }
+
+#endif /* BOX */
 
 #endif /* !GPU_ONLY */
 
@@ -682,7 +715,10 @@ gpu_cols (int width, int height, __global uchar * out, ulong out_off)
 
 #endif /* !CPU_ONLY */
 
-/* ---- box mean (VALUE 0, OUT == ACC, integral at ii) ---- */
+/* ---- GPU box mean (VALUE 0, OUT == ACC, integral at ii) ---- */
+
+#if BOX && !CPU_ONLY
+
 
 /* Mean of the (2r+1)^2 window clipped to the frame, divided by the clipped
  * area, rounded half up: (sum + area / 2) / area. CH=3 copies the pixel's
@@ -730,3 +766,5 @@ box_mean (__global const uchar * src, uint src_off, int src_stride,
   }
 #endif
 }
+
+#endif /* BOX && !CPU_ONLY */
