@@ -32,6 +32,7 @@
 #include "gstclintegral.h"
 #include "gstclelements.h"
 #include "gstclpool.h"
+#include "gstclwarmup.h"
 
 #include <string.h>
 
@@ -44,7 +45,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define DEFAULT_PROP_RADIUS 1
 #define MAX_RADIUS 65535
 
-/* "cpu" or "gpu": forces a kernel variant (tests run the GPU one on PoCL) */
+/* "cpu" or "gpu": forces a kernel variant (tests run the GPU one on PoCL);
+ * "cpu" also waits for the warm-up, as a live stream does, so every frame
+ * runs the fast CPU kernels; "cpu-first": only the first-frame ones;
+ * "wait": the device's variant, waiting for the warm-up (benchmarks) */
 #define VARIANT_ENV "GST_CL_INTEGRAL_VARIANT"
 /* each plane starts at a multiple of this many bytes */
 #define PLANE_ALIGN 8
@@ -63,9 +67,10 @@ enum
 typedef struct
 {
   cl_program program;
-  cl_kernel k1;                 /* cpu_colsum or gpu_rows */
-  cl_kernel k2;                 /* cpu_scan or gpu_cols */
-  cl_mem colsum, accrow;        /* CPU scratch */
+  cl_kernel k1;                 /* gpu_rows, or the CPU's first-frame kernel */
+  cl_kernel k2;                 /* gpu_cols (CPU: NULL) */
+  cl_kernel fast;               /* CPU: its kernel once the warm-up compiled it */
+  cl_mem accrow;                /* CPU scratch */
   guint64 offset;               /* bytes, in the output */
 } IntegralPlane;
 
@@ -85,8 +90,12 @@ struct _GstClIntegral
   guint n_planes;
   IntegralPlane plane[MAX_PLANES];
   gsize out_size;
-  guint n_bands, band_rows;
+  guint n_bands;
+  cl_int16 band_start;          /* CPU: first row of band b, then height */
   gsize wg;
+  GstClWarmup *warmup;          /* CPU: compiles the fast kernels */
+  gboolean warm_after_frame;    /* CPU: start it after the first frame */
+  gint fast_ready;              /* atomic: every plane's fast kernel compiled */
   gboolean box_mean;
   cl_kernel box_kernel;
   cl_mem box_ii;
@@ -711,6 +720,37 @@ describe_source (const GstVideoInfo * info, SourceDesc * d)
   return TRUE;
 }
 
+/* CPU bands: one per core (PoCL runs each work-group on one of its threads),
+ * at most 15. In cpu_integral band b first adds up the rows above it, each
+ * costing @add_row_cost (c) of a scanned row, so its own share is smaller:
+ * with band b scanning T - c * start(b) rows, start(b) = T (1 - (1 - c)^b) / c
+ * and start(n) = height. c = 0: equal bands (cpu_box_mean). Starts are
+ * multiples of 4 (cpu_integral's row block). */
+#define ADD_ROW_COST 0.25
+static void
+plan_cpu_bands (GstClIntegral * self, guint compute_units,
+    gdouble add_row_cost)
+{
+  gint *start = (gint *) & self->band_start;
+  guint n = MIN (CLAMP (compute_units, 1u, 15u),
+      (guint) MAX (self->height / 4, 1)), b;
+  gdouble keep = 1.0 - add_row_cost, keep_n = 1.0, t, keep_b = 1.0;
+
+  for (b = 0; b < n; b++)
+    keep_n *= keep;
+  t = add_row_cost > 0 ? self->height * add_row_cost / (1.0 - keep_n) : 0;
+  start[0] = 0;
+  for (b = 1; b < 16; b++) {
+    gdouble at;
+
+    keep_b *= keep;
+    at = add_row_cost > 0 ? t * (1.0 - keep_b) / add_row_cost :
+        (gdouble) self->height * b / n;
+    start[b] = b < n ? MIN ((gint) at & ~3, self->height) : self->height;
+  }
+  self->n_bands = n;
+}
+
 /* -D options of one plane program. @acc/@out/@bits are OpenCL type names.
  * SEL: the swizzle that packs R, G, B of 4 pixels (16 loaded bytes) into
  * lanes 0-11 of a 16-vector for the CPU kernels. */
@@ -732,9 +772,9 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
   return g_strdup_printf ("-D CH=%d -D SRC_T=%s -D PSTRIDE=%d -D ROFF=%d "
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s -D BITS=%s "
       "-D VALUE=%d -D WG=%" G_GSIZE_FORMAT " -D CB=%d -D CPU_ONLY=%d "
-      "-D GPU_ONLY=%d", d->channels, d->src_t, d->pstride, d->roff, d->goff,
-      d->boff, sel, acc, out, bits, value, self->wg, GPU_COL_BANDS,
-      !self->gpu, self->gpu);
+      "-D GPU_ONLY=%d -D BOX=%d", d->channels, d->src_t, d->pstride, d->roff,
+      d->goff, d->boff, sel, acc, out, bits, value, self->wg, GPU_COL_BANDS,
+      !self->gpu, self->gpu, self->box_mean);
 }
 
 static cl_mem
@@ -769,21 +809,153 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
   if (!p->program)
     return FALSE;
   p->k1 = gst_cl_base_filter_create_kernel (base, p->program,
-      self->gpu ? "gpu_rows" : "cpu_colsum");
-  p->k2 = gst_cl_base_filter_create_kernel (base, p->program,
-      self->gpu ? "gpu_cols" : "cpu_scan");
-  if (!p->k1 || !p->k2)
+      self->gpu ? "gpu_rows" : "cpu_integral_first");
+  if (self->gpu)
+    p->k2 = gst_cl_base_filter_create_kernel (base, p->program, "gpu_cols");
+  else
+    p->fast = gst_cl_base_filter_create_kernel (base, p->program,
+        "cpu_integral");
+  if (!p->k1 || !(self->gpu ? p->k2 : p->fast))
     return FALSE;
   if (!self->gpu) {
     /* no overflow: n_bands <= height, so this is at most the plane's size,
      * which check_size() bounded */
     gsize n = (gsize) self->n_bands * self->width * self->channels * acc_size;
-    p->colsum = create_scratch (self, n);
     p->accrow = create_scratch (self, n);
-    if (!p->colsum || !p->accrow)
+    if (!p->accrow)
       return FALSE;
   }
   return TRUE;
+}
+
+/* On the warm-up worker: PoCL compiles a kernel at its first launch (about
+ * 0.4-0.5 s for cpu_integral or cpu_box_mean on 2 cores, against about a
+ * third of that for their pixel-by-pixel _first variants, which the frames
+ * use until then). Launches every plane's fast kernel once, with the
+ * stream's band count, on a 4x4 frame of scratch memory; nothing touches
+ * those kernel objects before fast_ready is set. */
+static void
+warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
+{
+  GstClIntegral *self = data;
+  cl_int err, w = 4, h = 4, r = 1, bands[16];
+  cl_uint zero = 0, stride = 16, img_off = 2048;
+  cl_ulong out_off = img_off;
+  gsize one = 1, nb = self->n_bands;
+  cl_mem mem, scratch;
+  guint i, j, k;
+
+  bands[0] = 0;
+  for (k = 1; k < 16; k++)
+    bands[k] = h;
+  mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 4096, NULL, &err);
+  scratch = err == CL_SUCCESS ? clCreateBuffer (ctx->context,
+      CL_MEM_READ_WRITE, 16 * 4096, NULL, &err) : NULL;
+#define WARM_ARG(v) (err == CL_SUCCESS ? \
+    (err = clSetKernelArg (kernel, j++, sizeof (v), &(v))) : err)
+  for (i = 0; i < self->n_planes && err == CL_SUCCESS; i++) {
+    cl_kernel kernel = self->plane[i].fast;
+
+    j = 0;
+    WARM_ARG (mem);
+    WARM_ARG (zero);
+    WARM_ARG (stride);
+    if (self->box_mean) {
+      WARM_ARG (mem);
+      WARM_ARG (img_off);
+      WARM_ARG (stride);
+      WARM_ARG (w);
+      WARM_ARG (h);
+      WARM_ARG (r);
+      WARM_ARG (bands);
+      WARM_ARG (scratch);
+    } else {
+      WARM_ARG (w);
+      WARM_ARG (h);
+      WARM_ARG (bands);
+      WARM_ARG (scratch);
+      WARM_ARG (mem);
+      WARM_ARG (out_off);
+    }
+    if (err == CL_SUCCESS)
+      err = gst_cl_warmup_launch (queue, kernel, 1, &nb, &one);
+  }
+#undef WARM_ARG
+  if (scratch)
+    clReleaseMemObject (scratch);
+  if (mem)
+    clReleaseMemObject (mem);
+  if (err == CL_SUCCESS) {
+    GST_INFO_OBJECT (self, "fast CPU kernels compiled");
+    g_atomic_int_set (&self->fast_ready, 1);
+  } else
+    GST_WARNING_OBJECT (self, "background compile of the CPU kernels "
+        "failed (%s): frames keep the first-frame kernels",
+        gst_cl_error_name (err));
+}
+
+static void
+queue_warm_up (GstClIntegral * self)
+{
+  self->warm_after_frame = FALSE;
+  self->warmup = gst_cl_warmup_new (gst_cl_base_filter_get_context
+      (GST_CL_BASE_FILTER (self)));
+  if (self->warmup)
+    gst_cl_warmup_add (self->warmup, warm_job_run, self, NULL);
+}
+
+/* CPU, at caps: live streams (and GST_CL_INTEGRAL_VARIANT=cpu or wait) wait
+ * for the fast kernels' compile now, so they never stall on it later;
+ * others queue it after their first frame (a one-frame pipeline never pays
+ * for it).
+ * Always TRUE: without a worker the frames keep the first-frame kernels. */
+static gboolean
+start_warm_up (GstClIntegral * self)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  const gchar *variant = g_getenv (VARIANT_ENV);
+
+  if (variant && g_str_equal (variant, "cpu-first"))
+    return TRUE;
+  if ((variant && (g_str_equal (variant, "cpu") ||
+              g_str_equal (variant, "wait"))) ||
+      gst_cl_base_filter_upstream_is_live (base)) {
+    queue_warm_up (self);
+    if (self->warmup)
+      gst_cl_warmup_wait_all (self->warmup);
+  } else {
+    self->warm_after_frame = TRUE;
+  }
+  return TRUE;
+}
+
+/* CPU box mean: one kernel and no integral image (see cpu_box_mean) */
+static gboolean
+setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
+    const gchar * acc, const gchar * out, const gchar * bits, gsize acc_size)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  IntegralPlane *p = &self->plane[0];
+  gchar *opts = plane_options (self, d, acc, out, bits, 0);
+  gsize n;
+
+  GST_DEBUG_OBJECT (self, "box mean: %s (CPU variant)", opts);
+  p->program = gst_cl_base_filter_get_program (base, "integral.cl", opts);
+  g_free (opts);
+  if (!p->program)
+    return FALSE;
+  self->n_planes = 1;
+  p->k1 = gst_cl_base_filter_create_kernel (base, p->program,
+      "cpu_box_mean_first");
+  p->fast = gst_cl_base_filter_create_kernel (base, p->program,
+      "cpu_box_mean");
+  /* per band: column sums (W) and their prefix (W + 1) of the kernel's
+   * lanes per pixel (4-byte RGB pixels: 4); no overflow: at most the
+   * integral image check_size() bounded (bands <= height / 4) */
+  n = (gsize) self->n_bands * (2 * (gsize) self->width + 1) *
+      (d->channels == 3 && d->pstride == 4 ? 4 : self->channels) * acc_size;
+  p->accrow = create_scratch (self, n);
+  return p->k1 && p->fast && p->accrow && start_warm_up (self);
 }
 
 /* ACC, OUT and BITS (row-prefix storage) type names of a sum or count
@@ -849,13 +1021,11 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   self->gpu = gst_cl_context_is_gpu (ctx);
   if (variant && g_str_equal (variant, "gpu"))
     self->gpu = TRUE;
-  else if (variant && g_str_equal (variant, "cpu"))
+  else if (variant && g_str_has_prefix (variant, "cpu"))
     self->gpu = FALSE;
-  /* CPU: one band per core (PoCL runs each work-group on one of its
-   * threads; more bands measured slower: each re-reads its rows for the
-   * column totals and re-adds the totals above it) */
-  self->n_bands = MIN ((guint) self->height, MAX (ctx->compute_units, 1));
-  self->band_rows = (self->height + self->n_bands - 1) / self->n_bands;
+  self->box_mean = out_info != NULL;
+  plan_cpu_bands (self, ctx->compute_units, self->box_mean ? 0 :
+      ADD_ROW_COST);
   self->wg = 1;
   while (self->wg * 2 <= MIN (ctx->max_work_group_size, 256))
     self->wg *= 2;
@@ -866,7 +1036,6 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     return FALSE;
   }
 
-  self->box_mean = out_info != NULL;
   if (self->box_mean) {
     /* U32 while a whole-frame box cannot reach 2^32 (exact modulo 2^32) */
     guint64 pixels, box_max;
@@ -882,6 +1051,8 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     if (!check_size (self, computed, size, "box-mean integral image"))
       return FALSE;
     plane_types (format, FALSE, &acc, &out, &bits, &acc_size);
+    if (!self->gpu)
+      return setup_cpu_box_mean (self, &d, acc, out, bits, acc_size);
     if (!setup_plane (self, 0, &d, acc, out, bits, 0, acc_size))
       return FALSE;
     self->plane[0].offset = 0;
@@ -923,6 +1094,8 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     n++;
   }
   self->n_planes = n;
+  if (!self->gpu)
+    start_warm_up (self);
   GST_INFO_OBJECT (self, "%dx%d x%d -> %s %s, %" G_GSIZE_FORMAT " bytes, %s "
       "variant", self->width, self->height, d.channels, format_names[format],
       planes_names[planes], self->out_size, self->gpu ? "GPU" : "CPU");
@@ -935,16 +1108,20 @@ gst_cl_integral_reset (GstClBaseFilter * base)
   GstClIntegral *self = GST_CL_INTEGRAL (base);
   guint i;
 
+  /* joins a compile in progress, which uses the planes' fast kernels */
+  g_clear_pointer (&self->warmup, gst_cl_warmup_free);
+  self->fast_ready = 0;
+  self->warm_after_frame = FALSE;
   for (i = 0; i < MAX_PLANES; i++) {
     IntegralPlane *p = &self->plane[i];
     if (p->k1)
       clReleaseKernel (p->k1);
+    if (p->fast)
+      clReleaseKernel (p->fast);
     if (p->k2)
       clReleaseKernel (p->k2);
     if (p->program)
       clReleaseProgram (p->program);
-    if (p->colsum)
-      clReleaseMemObject (p->colsum);
     if (p->accrow)
       clReleaseMemObject (p->accrow);
     memset (p, 0, sizeof (*p));
@@ -967,8 +1144,11 @@ static gboolean
 enqueue_plane (GstClIntegral * self, IntegralPlane * p, GstClFrame * in,
     cl_mem out)
 {
-  cl_int w = self->width, h = self->height, br = self->band_rows;
+  cl_int w = self->width, h = self->height;
   cl_ulong off = p->offset;
+  /* CPU: the first-frame kernel until the warm-up compiled the fast one */
+  cl_kernel k1 = !self->gpu && g_atomic_int_get (&self->fast_ready) ?
+      p->fast : p->k1;
 
   if (self->gpu) {
     gsize gsz[2] = { self->wg, h }, lsz[2] = { self->wg, 1 };
@@ -982,19 +1162,11 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, GstClFrame * in,
         GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (out), GST_CL_ARG (off));
   } else {
     /* one work-item per work-group: PoCL runs work-groups on its threads */
-    gsize one = 1, nb = self->n_bands, nb1 = self->n_bands - 1;
-    /* column strips, so the cores share the totals of a single band */
-    gsize gcs[2] = { nb1, MAX (self->n_bands / MAX (nb1, 1), 1) };
-    gsize lcs[2] = { 1, 1 };
+    gsize one = 1, nb = self->n_bands;
 
-    /* the last band's totals are never needed */
-    if (nb1 > 0)
-      GST_CL_LAUNCH (self, p->k1, 2, gcs, lcs, INTEGRAL_WHAT,
-          GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
-          GST_CL_ARG (br), GST_CL_ARG (p->colsum));
-    GST_CL_LAUNCH (self, p->k2, 1, &nb, &one, INTEGRAL_WHAT,
+    GST_CL_LAUNCH (self, k1, 1, &nb, &one, INTEGRAL_WHAT,
         GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
-        GST_CL_ARG (br), GST_CL_ARG (p->colsum), GST_CL_ARG (p->accrow),
+        GST_CL_ARG (self->band_start), GST_CL_ARG (p->accrow),
         GST_CL_ARG (out), GST_CL_ARG (off));
   }
   return TRUE;
@@ -1014,12 +1186,24 @@ enqueue_box_mean (GstClIntegral * self, GstClFrame * in, GstClFrame * out)
   r = self->radius;
   GST_OBJECT_UNLOCK (self);
 
-  if (!enqueue_plane (self, &self->plane[0], in, self->box_ii))
-    return FALSE;
-  GST_CL_LAUNCH (self, self->box_kernel, 2, gsz, lsz, INTEGRAL_WHAT,
-      GST_CL_ARG_PLANE (in, 0), GST_CL_ARG_PLANE (out, 0),
-      GST_CL_ARG (self->box_ii), GST_CL_ARG (w), GST_CL_ARG (h),
-      GST_CL_ARG (r));
+  if (!self->gpu) {
+    /* one pass, one work-item per band */
+    gsize one = 1, nb = self->n_bands;
+    cl_kernel k = g_atomic_int_get (&self->fast_ready) ?
+        self->plane[0].fast : self->plane[0].k1;
+
+    GST_CL_LAUNCH (self, k, 1, &nb, &one, INTEGRAL_WHAT,
+        GST_CL_ARG_PLANE (in, 0), GST_CL_ARG_PLANE (out, 0), GST_CL_ARG (w),
+        GST_CL_ARG (h), GST_CL_ARG (r), GST_CL_ARG (self->band_start),
+        GST_CL_ARG (self->plane[0].accrow));
+  } else {
+    if (!enqueue_plane (self, &self->plane[0], in, self->box_ii))
+      return FALSE;
+    GST_CL_LAUNCH (self, self->box_kernel, 2, gsz, lsz, INTEGRAL_WHAT,
+        GST_CL_ARG_PLANE (in, 0), GST_CL_ARG_PLANE (out, 0),
+        GST_CL_ARG (self->box_ii), GST_CL_ARG (w), GST_CL_ARG (h),
+        GST_CL_ARG (r));
+  }
 
   /* chroma planes are copied unchanged */
   for (p = 1; p < in->n_planes; p++)
@@ -1042,16 +1226,23 @@ gst_cl_integral_process (GstClBaseFilter * base, GstClFrame * in,
         ("no caps set before the first buffer"));
     return FALSE;
   }
-  if (self->box_mean)
-    return enqueue_box_mean (self, in, out);
-  if (out->size < self->out_size) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
-        ("output buffer of %" G_GSIZE_FORMAT " bytes, need %" G_GSIZE_FORMAT,
-            out->size, self->out_size));
-    return FALSE;
-  }
-  for (i = 0; i < self->n_planes; i++)
-    if (!enqueue_plane (self, &self->plane[i], in, out->mem))
+  if (self->box_mean) {
+    if (!enqueue_box_mean (self, in, out))
       return FALSE;
+  } else {
+    if (out->size < self->out_size) {
+      GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
+          ("output buffer of %" G_GSIZE_FORMAT " bytes, need %"
+              G_GSIZE_FORMAT, out->size, self->out_size));
+      return FALSE;
+    }
+    for (i = 0; i < self->n_planes; i++)
+      if (!enqueue_plane (self, &self->plane[i], in, out->mem))
+        return FALSE;
+  }
+  /* the fast CPU kernels compile on the warm-up worker, which starts after
+   * this frame is done (its start delay) */
+  if (self->warm_after_frame)
+    queue_warm_up (self);
   return TRUE;
 }

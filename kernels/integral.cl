@@ -14,10 +14,10 @@
  * outputs, ulong otherwise); float outputs are the exact integer converted
  * once, rounded to nearest.
  *
- * CPU variant (few long work-items, no barriers): cpu_colsum gives each band
- * of rows its column totals; cpu_scan then walks each band top-down with a
- * running row prefix plus one private-to-the-band row of column sums, so the
- * output is written exactly once.
+ * CPU variant (few long work-items, no barriers, one kernel): cpu_integral
+ * gives each band of rows the column totals of the rows above it, then walks
+ * the band top-down with a running row prefix plus one private-to-the-band
+ * row of column sums, so the output is written exactly once.
  * GPU variant: gpu_rows scans each row in local memory (one work-group per
  * row) and stores the row prefix as integer bits (BITS) in place; gpu_cols
  * walks columns (coalesced) in CB bands per work-group and turns them into
@@ -27,7 +27,9 @@
  * (bytes, CH=3), SEL (swizzle picking R, G, B of 4 pixels, CH=3), ACC, OUT, BITS, VALUE (0 sum, 1 square, 2 non-zero),
  * WG (gpu_rows work-group size, power of two), CB (gpu_cols row bands),
  * CPU_ONLY / GPU_ONLY (0|1: only one variant's kernels, which the device
- * runs; the other's would only cost build time). */
+ * runs; the other's would only cost build time), BOX (1: the box mean's
+ * kernels: cpu_box_mean*, or gpu_rows, gpu_cols and box_mean; 0: the
+ * integral image's, less to build either way). */
 
 #ifndef CH
 #define CH 1
@@ -73,6 +75,9 @@
 #endif
 #ifndef GPU_ONLY
 #define GPU_ONLY 0
+#endif
+#ifndef BOX
+#define BOX 0
 #endif
 
 #ifdef cl_khr_fp64
@@ -171,52 +176,68 @@ load_px (__global const uchar * row, int x)
  * column sums are loaded and stored once per R rows */
 #define R 4
 
-/* Band b (rows [b * band_rows, ...)) -> its column totals, W * CH ACC.
- * Dimension 1 splits the columns in strips (multiples of NPX pixels) so
- * every core helps even when there are fewer bands than cores. */
-__kernel void
-cpu_colsum (__global const uchar * src, uint src_off, int src_stride,
-    int width, int height, int band_rows, __global ACC * colsum)
+/* Per-pixel loops are left scalar: auto-vectorized, they made PoCL's
+ * first-launch compile of cpu_integral_first about 0.1 s (a third)
+ * longer; the chunked loops are vector code already */
+#define SCALAR_LOOP \
+  _Pragma ("clang loop vectorize(disable) interleave(disable)")
+
+#if !BOX
+
+/* acc[0 .. W * CH) += VAL of the samples of source rows [ya, yb); @fast
+ * FALSE: pixel by pixel only (less code to compile) */
+void add_rows (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc, bool fast);
+
+void
+add_rows (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc, bool fast)
 {
-  int b = get_global_id (0);
-  int strips = get_global_size (1), st = get_global_id (1);
-  int sw = (width / NPX + strips - 1) / strips * NPX;
-  int xs = min (st * sw, width);
-  int xe = st == strips - 1 ? width : min (xs + sw, width);
-  int y0 = b * band_rows, y1 = min (y0 + band_rows, height);
-  __global ACC *cs = colsum + (size_t) b * width * CH;
   int x, y, k;
 
-  for (x = xs * CH; x < xe * CH; x++)
-    cs[x] = 0;
-  for (y = y0; y < y1; y += R) {
-    int nr = min (R, y1 - y);
+  for (y = ya; y < yb; y += R) {
+    int nr = min (R, yb - y);
 
-    for (x = xs; x + NPX <= xe; x += NPX) {
-      VT t = LOADA (cs + x * CH);
+    for (x = 0; fast && x + NPX <= width; x += NPX) {
+      VT t = LOADA (acc + x * CH);
+      SCALAR_LOOP
       for (k = 0; k < nr; k++)
         t += LOADC (SRC_ROW (y + k), x);
-      STOREA (t, cs + x * CH);
+      STOREA (t, acc + x * CH);
     }
-    for (; x < xe; x++) {
-      V (ACC) t = LOADV (x, cs);
+    SCALAR_LOOP
+    for (; x < width; x++) {
+      V (ACC) t = LOADV (x, acc);
+      SCALAR_LOOP
       for (k = 0; k < nr; k++)
         t += VAL (V (ACC), load_px (SRC_ROW (y + k), x));
-      STOREV (t, x, cs);
+      STOREV (t, x, acc);
     }
   }
 }
 
-/* Band b writes output rows b * band_rows + 1 ... (band 0 also row 0).
- * acc holds the integral of the row above (columns 1..W), in ACC, so float
- * outputs never feed back into the sums. */
-__kernel void
-cpu_scan (__global const uchar * src, uint src_off, int src_stride,
-    int width, int height, int band_rows, __global const ACC * colsum,
-    __global ACC * accrow, __global uchar * out, ulong out_off)
+/* One work-item (work-group of 1) per band of rows: band b covers source
+ * rows [bands[b], bands[b + 1]) and writes output rows bands[b] + 1 ...
+ * (band 0 also row 0). It first adds up the column totals of the rows above
+ * its band itself (one launch, no second kernel to compile; the host makes
+ * the later bands shorter to even out that extra reading), then scans its
+ * rows. acc (the band's W * CH scratch) holds the integral of the row above
+ * (columns 1..W) in ACC, so float outputs never feed back into the sums.
+ * @fast FALSE (cpu_integral_first): one row at a time, pixel by pixel:
+ * a third of the compile time, for the frames before the warm-up worker
+ * has compiled cpu_integral. */
+void integral_band (__global const uchar * src, uint src_off,
+    int src_stride, int width, int height, int16 bands,
+    __global ACC * accrow, __global uchar * out, ulong out_off, bool fast);
+
+void
+integral_band (__global const uchar * src, uint src_off, int src_stride,
+    int width, int height, int16 bands, __global ACC * accrow,
+    __global uchar * out, ulong out_off, bool fast)
 {
   int b = get_global_id (0);
-  int y0 = b * band_rows, y1 = min (y0 + band_rows, height);
+  int bs[16];
+  int y0, y1;
   size_t n = (size_t) width * CH;
   size_t ostride = (size_t) (width + 1) * CH;
   __global ACC *acc = accrow + b * n;
@@ -224,25 +245,31 @@ cpu_scan (__global const uchar * src, uint src_off, int src_stride,
   V (ACC) s = 0;
   int x, y, k;
 
-  if (y0 >= height)
-    return;
-  /* the row above the band: prefix over x of the column totals above */
-  for (x = 0; x < width; x++) {
-    V (ACC) c = 0;
-    for (k = 0; k < b; k++)
-      c += LOADV (x, colsum + k * n);
-    s += c;
-    STOREV (s, x, acc);
-  }
+  vstore16 (bands, 0, bs);
+  y0 = bs[b];
+  y1 = min (bs[b + 1], height);
   if (b == 0)
+    SCALAR_LOOP
     for (x = 0; x < (int) ostride; x++)
       o[x] = 0;
+  if (y0 >= y1)
+    return;
+  /* the row above the band: column totals, then their prefix over x */
+  SCALAR_LOOP
+  for (x = 0; x < (int) n; x++)
+    acc[x] = 0;
+  add_rows (src, src_off, src_stride, width, 0, y0, acc, fast);
+  SCALAR_LOOP
+  for (x = 0; x < width; x++) {
+    s += LOADV (x, acc);
+    STOREV (s, x, acc);
+  }
 
   for (y = y0; y < y1; y += R) {
     int nr = min (R, y1 - y);
     __global OUT *orow = o + (size_t) (y + 1) * ostride;
 
-    if (nr == R) {
+    if (fast && nr == R) {
       __global const uchar *r0 = SRC_ROW (y), *r1 = SRC_ROW (y + 1);
       __global const uchar *r2 = SRC_ROW (y + 2), *r3 = SRC_ROW (y + 3);
       __global OUT *o0 = orow + CH, *o1 = o0 + ostride;
@@ -290,6 +317,7 @@ cpu_scan (__global const uchar * src, uint src_off, int src_stride,
       s2 = c2.s012;
       s3 = c3.s012;
 #endif
+      SCALAR_LOOP
       for (; x < width; x++) {
         s0 += VAL (V (ACC), load_px (r0, x));
         s1 += VAL (V (ACC), load_px (r1, x));
@@ -308,12 +336,13 @@ cpu_scan (__global const uchar * src, uint src_off, int src_stride,
       continue;
     }
     /* the band's last rows, one at a time */
+    SCALAR_LOOP
     for (k = 0; k < nr; k++, orow += ostride) {
       __global const uchar *row = SRC_ROW (y + k);
       VT c = 0;
 
       STOREV ((V (OUT)) 0, 0, orow);
-      for (x = 0; x + NPX <= width; x += NPX) {
+      for (x = 0; fast && x + NPX <= width; x += NPX) {
         VT v = LOADC (row, x), t;
         size_t e = (size_t) x * CH;
 
@@ -329,6 +358,7 @@ cpu_scan (__global const uchar * src, uint src_off, int src_stride,
 #else
       s = c.s012;
 #endif
+      SCALAR_LOOP
       for (; x < width; x++) {
         V (ACC) a;
         s += VAL (V (ACC), load_px (row, x));
@@ -339,6 +369,257 @@ cpu_scan (__global const uchar * src, uint src_off, int src_stride,
     }
   }
 }
+
+__kernel void
+cpu_integral (__global const uchar * src, uint src_off, int src_stride,
+    int width, int height, int16 bands, __global ACC * accrow,
+    __global uchar * out, ulong out_off)
+{
+  integral_band (src, src_off, src_stride, width, height, bands, accrow, out,
+      out_off, true);
+}
+
+__kernel void
+cpu_integral_first (__global const uchar * src, uint src_off,
+    int src_stride, int width, int height, int16 bands,
+    __global ACC * accrow, __global uchar * out, ulong out_off)
+{
+  integral_band (src, src_off, src_stride, width, height, bands, accrow, out,
+      out_off, false);
+}
+
+#else /* BOX */
+
+/* ---- CPU box mean (VALUE 0): one pass, running sums, no integral image ----
+ *
+ * Band b (rows [bands[b], bands[b + 1])) keeps, for its current row y, the
+ * column sums of source rows y - r .. y + r (clipped) in cs, updated by one
+ * row in and one out per row; their prefix over x (pre, W + 1 entries) gives
+ * every window sum with one subtraction. Mean as box_mean below:
+ * (sum + area / 2) / area, computed as num * (1 / area) in double plus
+ * 2^-32: exact while num < 2^53 and area < 2^31 (the product is within
+ * 2^-36 of num / area <= 65535, an integer quotient is not lowered, and a
+ * fraction stays at least 1 / area - 2^-32 below the next integer).
+ *
+ * A pixel's sums are BL lanes of ACC: CH, except for 4-byte RGB pixels,
+ * where all 4 bytes are summed in memory order (one aligned 4-vector; the
+ * extra byte's lane is never stored). Except for 3-byte pixels, the loops
+ * take chunks of 16 lanes (BPX pixels) and finish pixel by pixel. */
+
+#if CH == 3 && PSTRIDE == 4
+#define BL 4
+#define BV(t) CAT (t, 4)
+#define BSRC(row, x) CONVERT (BV (ACC), vload4 (x, row))
+#define BLOAD(i, p) vload4 (i, p)
+#define BSTORE(v, i, p) vstore4 (v, i, p)
+/* lanes (bytes) of the pixel kept from the source: -1 */
+#define KEEPL(i) ((i) != ROFF && (i) != GOFF && (i) != BOFF ? -1 : 0)
+#define STORE_MEAN(m, x) vstore4 (select (convert_uchar4 (m), \
+      vload4 (x, srow), (char4) (KEEPL (0), KEEPL (1), KEEPL (2), \
+          KEEPL (3))), x, drow)
+#else
+#define BL CH
+#define BV(t) V (t)
+#define BSRC(row, x) VAL (V (ACC), load_px (row, x))
+#define BLOAD(i, p) LOADV (i, p)
+#define BSTORE(v, i, p) STOREV (v, i, p)
+#if CH == 1
+#define STORE_MEAN(m, x) (((__global SRC_T *) drow)[x] = (SRC_T) (m))
+#else
+/* 3-byte pixels: nothing else in them */
+#define STORE_MEAN(m, x) do { \
+    __global uchar *p_ = drow + (size_t) (x) * PSTRIDE; \
+    p_[ROFF] = (uchar) (m).x; \
+    p_[GOFF] = (uchar) (m).y; \
+    p_[BOFF] = (uchar) (m).z; } while (0)
+#endif
+#endif
+
+#define MEAN(sum, area, inv) CONVERT (BV (uint), CONVERT (BV (double), \
+      (sum) + (area) / 2) * (inv) + 0x1p-32)
+
+#if BL != 3
+#define BPX (16 / BL)
+#define ACC2 CAT (ACC, 2)
+#if BL == 1
+#define BSRC16(row, x) CONVERT (ACC16, vload16 (0, \
+      (__global const SRC_T *) (row) + (x)))
+#define BPREFIX(v) do { \
+    v += (ACC16) ((ACC) 0, v.s0123, v.s4567, v.s89ab, v.scde); \
+    v += (ACC16) ((ACC2) 0, v.s0123, v.s4567, v.s89ab, v.scd); \
+    v += (ACC16) ((ACC4) 0, v.s0123, v.s4567, v.s89ab); \
+    v += (ACC16) ((ACC8) 0, v.lo); } while (0)
+#define BCARRY(v) ((ACC16) (v.sf))
+#define BLAST(v) (v.s0)
+#define STORE_MEAN16(m, x) vstore16 (CONVERT (CAT (SRC_T, 16), m), 0, \
+      (__global SRC_T *) drow + (x))
+#else
+#define BSRC16(row, x) CONVERT (ACC16, vload16 (0, (row) + (x) * 4))
+#define BPREFIX(v) do { \
+    v += (ACC16) ((ACC4) 0, v.s0123, v.s4567, v.s89ab); \
+    v += (ACC16) ((ACC8) 0, v.lo); } while (0)
+#define BCARRY(v) (v.scdefcdefcdefcdef)
+#define BLAST(v) (v.s0123)
+#define KEEP4 KEEPL (0), KEEPL (1), KEEPL (2), KEEPL (3)
+#define STORE_MEAN16(m, x) vstore16 (select (convert_uchar16 (m), \
+      vload16 (0, srow + (x) * 4), (char16) (KEEP4, KEEP4, KEEP4, KEEP4)), \
+      0, drow + (x) * 4)
+#endif
+#endif
+
+/* acc[0 .. W * BL) += row @ya - row @yb (either may be -1: none) */
+void add_sub_row (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc, bool fast);
+
+void
+add_sub_row (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc, bool fast)
+{
+  __global const uchar *ra = SRC_ROW (max (ya, 0)), *rb = SRC_ROW (max (yb,
+          0));
+  int x = 0;
+
+#if BL != 3
+  for (; fast && x + BPX <= width; x += BPX) {
+    ACC16 t = vload16 (0, acc + x * BL);
+    if (ya >= 0)
+      t += BSRC16 (ra, x);
+    if (yb >= 0)
+      t -= BSRC16 (rb, x);
+    vstore16 (t, 0, acc + x * BL);
+  }
+#endif
+  SCALAR_LOOP
+  for (; x < width; x++) {
+    BV (ACC) t = BLOAD (x, acc);
+    if (ya >= 0)
+      t += BSRC (ra, x);
+    if (yb >= 0)
+      t -= BSRC (rb, x);
+    BSTORE (t, x, acc);
+  }
+}
+
+/* @fast FALSE (cpu_box_mean_first): pixel by pixel, less to compile */
+void box_mean_band (__global const uchar * src, uint src_off,
+    int src_stride, __global uchar * dst, uint dst_off, int dst_stride,
+    int width, int height, int radius, int16 bands, __global ACC * scratch,
+    bool fast);
+
+void
+box_mean_band (__global const uchar * src, uint src_off, int src_stride,
+    __global uchar * dst, uint dst_off, int dst_stride, int width,
+    int height, int radius, int16 bands, __global ACC * scratch, bool fast)
+{
+  int b = get_global_id (0);
+  int bs[16];
+  size_t n = (size_t) width * BL;
+  __global ACC *cs = scratch + b * (2 * n + BL);
+  __global ACC *pre = cs + n;
+  int rx = min (radius, width), ry = min (radius, height);
+  int y0, y1, x, y;
+
+  vstore16 (bands, 0, bs);
+  y0 = bs[b];
+  y1 = min (bs[b + 1], height);
+  if (y0 >= y1)
+    return;
+  SCALAR_LOOP
+  for (x = 0; x < (int) n; x++)
+    cs[x] = 0;
+  SCALAR_LOOP
+  for (y = max (y0 - ry, 0); y < min (y0 + ry + 1, height); y++)
+    add_sub_row (src, src_off, src_stride, width, y, -1, cs, fast);
+
+  SCALAR_LOOP
+  for (y = y0; y < y1; y++) {
+    __global const uchar *srow = SRC_ROW (y);
+    __global uchar *drow = dst + dst_off + (size_t) y * dst_stride;
+    ACC ny = (ACC) (min (y + ry, height - 1) + 1 - max (y - ry, 0));
+    BV (ACC) s = 0;
+    int xa = min (rx, width), xb = max (width - rx, xa);
+
+    BSTORE (s, 0, pre);
+    x = 0;
+#if BL != 3
+    {
+      ACC16 c = 0;
+
+      for (; fast && x + BPX <= width; x += BPX) {
+        ACC16 v = vload16 (0, cs + x * BL);
+
+        BPREFIX (v);
+        v += c;
+        c = BCARRY (v);
+        vstore16 (v, 0, pre + (x + 1) * BL);
+      }
+      s = BLAST (c);
+    }
+#endif
+    SCALAR_LOOP
+    for (; x < width; x++) {
+      s += BLOAD (x, cs);
+      BSTORE (s, x + 1, pre);
+    }
+    /* left and right borders (x < xa, x >= xb): clipped windows */
+    SCALAR_LOOP
+    for (x = xa > 0 ? 0 : xb; x < width; x = x + 1 == xa ? xb : x + 1) {
+      int x0 = max (x - rx, 0), x1 = min (x + rx, width - 1) + 1;
+      ACC area = (ACC) (x1 - x0) * ny;
+      BV (uint) m = MEAN (BLOAD (x1, pre) - BLOAD (x0, pre), area,
+          1.0 / (double) area);
+
+      STORE_MEAN (m, x);
+    }
+    /* interior: whole windows, one area */
+    {
+      ACC area = (ACC) (2 * rx + 1) * ny;
+      double inv = 1.0 / (double) area;
+
+      x = xa;
+#if BL != 3
+      for (; fast && x + BPX <= xb; x += BPX) {
+        ACC16 sum = vload16 (0, pre + (x + rx + 1) * BL) -
+            vload16 (0, pre + (x - rx) * BL);
+        uint16 m = convert_uint16 (convert_double16 (sum + area / 2) * inv +
+            0x1p-32);
+
+        STORE_MEAN16 (m, x);
+      }
+#endif
+      SCALAR_LOOP
+      for (; x < xb; x++) {
+        BV (uint) m = MEAN (BLOAD (x + rx + 1, pre) - BLOAD (x - rx, pre),
+            area, inv);
+
+        STORE_MEAN (m, x);
+      }
+    }
+    add_sub_row (src, src_off, src_stride, width,
+        y + ry + 1 < height ? y + ry + 1 : -1, y - ry >= 0 ? y - ry : -1, cs,
+        fast);
+  }
+}
+
+__kernel void
+cpu_box_mean (__global const uchar * src, uint src_off, int src_stride,
+    __global uchar * dst, uint dst_off, int dst_stride, int width,
+    int height, int radius, int16 bands, __global ACC * scratch)
+{
+  box_mean_band (src, src_off, src_stride, dst, dst_off, dst_stride, width,
+      height, radius, bands, scratch, true);
+}
+
+__kernel void
+cpu_box_mean_first (__global const uchar * src, uint src_off,
+    int src_stride, __global uchar * dst, uint dst_off, int dst_stride,
+    int width, int height, int radius, int16 bands, __global ACC * scratch)
+{
+  box_mean_band (src, src_off, src_stride, dst, dst_off, dst_stride, width,
+      height, radius, bands, scratch, false);
+}
+
+#endif /* BOX */
 
 #endif /* !GPU_ONLY */
 
@@ -434,7 +715,10 @@ gpu_cols (int width, int height, __global uchar * out, ulong out_off)
 
 #endif /* !CPU_ONLY */
 
-/* ---- box mean (VALUE 0, OUT == ACC, integral at ii) ---- */
+/* ---- GPU box mean (VALUE 0, OUT == ACC, integral at ii) ---- */
+
+#if BOX && !CPU_ONLY
+
 
 /* Mean of the (2r+1)^2 window clipped to the frame, divided by the clipped
  * area, rounded half up: (sum + area / 2) / area. CH=3 copies the pixel's
@@ -482,3 +766,5 @@ box_mean (__global const uchar * src, uint src_off, int src_stride,
   }
 #endif
 }
+
+#endif /* BOX && !CPU_ONLY */

@@ -4,7 +4,9 @@
  * The binary runs unforked (CK_FORK=no) and keeps one element started for its
  * whole life so the OpenCL context and its program cache live across cases.
  * Both kernel variants run on PoCL: GST_CL_INTEGRAL_VARIANT=gpu forces the
- * local-memory GPU kernels. */
+ * local-memory GPU kernels; of the CPU ones, "cpu" runs the fast kernels
+ * (the warm-up worker's) from the first frame, "cpu-first" only the
+ * first-frame kernels. */
 #include <string.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
@@ -29,10 +31,14 @@ static const GstVideoFormat all_formats[] = {
 
 static guint n_cases;
 
+/* what set_variant() takes: FALSE, TRUE or this */
+#define CPU_FIRST 2
+static const gchar *variant_names[] = { "cpu", "gpu", "cpu-first" };
+
 static void
-set_variant (gboolean gpu)
+set_variant (guint variant)
 {
-  g_setenv ("GST_CL_INTEGRAL_VARIANT", gpu ? "gpu" : "cpu", TRUE);
+  g_setenv ("GST_CL_INTEGRAL_VARIANT", variant_names[variant], TRUE);
 }
 
 static GstHarness *
@@ -97,14 +103,14 @@ check_integral (GstHarness * h_, GstBuffer * in, const GstVideoInfo * info,
 
 static void
 run_integral (GstVideoFormat vf, gint w, gint h, TestLayout layout,
-    RefIntegralFormat f, guint planes, gboolean gpu, guint32 seed)
+    RefIntegralFormat f, guint planes, guint gpu, guint32 seed)
 {
   GstHarness *h_;
   GstVideoInfo info;
   GstBuffer *in;
   gchar *what = g_strdup_printf ("%s %dx%d layout %d %s %s %s",
       gst_video_format_to_string (vf), w, h, layout, fmt_names[f],
-      planes_names[planes], gpu ? "gpu" : "cpu");
+      planes_names[planes], variant_names[gpu]);
 
   GST_INFO ("%s", what);
   set_variant (gpu);
@@ -145,7 +151,8 @@ GST_START_TEST (test_input_formats)
 
 GST_END_TEST;
 
-/* Every output format x plane combination, 1- and 3-channel, 8 and 16 bit */
+/* Every output format x plane combination, 1- and 3-channel, 8 and 16 bit,
+ * every kernel variant */
 GST_START_TEST (test_output_combos)
 {
   static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_GRAY8,
@@ -157,7 +164,7 @@ GST_START_TEST (test_output_combos)
   for (i = 0; i < G_N_ELEMENTS (fmts); i++)
     for (f = 0; f < 4; f++)
       for (p = 0; p < 4; p++)
-        for (v = 0; v < 2; v++) {
+        for (v = 0; v < G_N_ELEMENTS (variant_names); v++) {
           run_integral (fmts[i], 3, 5, TEST_LAYOUT_PADDED, f, plane_sets[p],
               v, i * 100 + f * 10 + p);
           run_integral (fmts[i], 641, 479, (f + p) % 4, f, plane_sets[p], v,
@@ -267,7 +274,7 @@ GST_END_TEST;
 
 static void
 run_box_mean (GstVideoFormat vf, gint w, gint h, TestLayout layout,
-    guint radius, gboolean gpu, guint32 seed)
+    guint radius, guint gpu, guint32 seed)
 {
   GstHarness *h_;
   GstVideoInfo info;
@@ -300,7 +307,7 @@ run_box_mean (GstVideoFormat vf, gint w, gint h, TestLayout layout,
     fail_unless (test_frames_equal (out, ref, &ri),
         "box-mean %s %dx%d layout %d radius %u %s differs",
         gst_video_format_to_string (vf), w, h, layout, radius,
-        gpu ? "gpu" : "cpu");
+        variant_names[gpu]);
   }
   gst_buffer_unref (out);
   gst_buffer_unref (ref);
@@ -316,7 +323,7 @@ GST_START_TEST (test_box_mean)
   for (i = 0; i < G_N_ELEMENTS (all_formats); i++)
     for (r = 0; r < G_N_ELEMENTS (radii); r++)
       for (s = 0; s < 3; s++)
-        for (v = 0; v < 2; v++)
+        for (v = 0; v < G_N_ELEMENTS (variant_names); v++)
           run_box_mean (all_formats[i], test_sizes[s].width,
               test_sizes[s].height, (i + r + s) % 4, radii[r], v,
               i * 10 + r + s);
@@ -325,6 +332,10 @@ GST_START_TEST (test_box_mean)
       FALSE, 5);
   run_box_mean (GST_VIDEO_FORMAT_RGBA, 1921, 1081, TEST_LAYOUT_PACKED, 30,
       TRUE, 6);
+  run_box_mean (GST_VIDEO_FORMAT_RGBA, 1921, 1081, TEST_LAYOUT_PADDED, 30,
+      FALSE, 7);
+  run_box_mean (GST_VIDEO_FORMAT_GRAY8, 1921, 1081, TEST_LAYOUT_PACKED, 7,
+      CPU_FIRST, 8);
 }
 
 GST_END_TEST;
@@ -564,6 +575,18 @@ GST_START_TEST (test_stream)
               i % 4, 300 + i, &info), &info, REF_INTEGRAL_U32, 7, "stream");
     gst_harness_teardown (h_);
   }
+  /* the device's choice: on CPU devices the first-frame kernels, then
+   * (once the warm-up worker, queued by the first frame, has compiled
+   * them) the fast ones; teardown may join a compile in progress */
+  g_unsetenv ("GST_CL_INTEGRAL_VARIANT");
+  h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, 97, 61, REF_INTEGRAL_U32, 7);
+  for (i = 0; i < 6; i++) {
+    check_integral (h_, test_frame_new (GST_VIDEO_FORMAT_GRAY8, 97, 61,
+            i % 4, 400 + i, &info), &info, REF_INTEGRAL_U32, 7, "auto stream");
+    if (i == 2)
+      g_usleep (G_USEC_PER_SEC);
+  }
+  gst_harness_teardown (h_);
 }
 
 GST_END_TEST;
