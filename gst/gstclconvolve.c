@@ -151,6 +151,9 @@ struct _GstClConvolve
   GstClConvolveKernel *frame_kernel;    /* snapshot uploaded to the taps */
   guint frame_generation;
   gboolean use_tile;
+  /* the fixed-point kernels are built (CPU devices: they use clang's
+   * 32-lane vectors, which GPU compilers such as NVIDIA's refuse) */
+  gboolean fixed_ok;
   gint separable_min;           /* separable matrices at least this wide (or
                                  * tall) take the two-pass path */
   gboolean depth16;
@@ -658,7 +661,7 @@ takes_separable_path (GstClConvolve * self, const GstClConvolveKernel * k)
 static gboolean
 has_fixed_kernels (GstClConvolve * self, gboolean integer)
 {
-  return !self->use_tile && !self->depth16 && !integer;
+  return self->fixed_ok && !self->use_tile && !self->depth16 && !integer;
 }
 
 /* the arithmetic frames filtered with @k use */
@@ -743,6 +746,7 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   else if (env && g_str_equal (env, "cpu"))
     self->use_tile = FALSE;
   self->use_tile = self->use_tile && ctx->max_work_group_size >= 256;
+  self->fixed_ok = (ctx->device_type & CL_DEVICE_TYPE_CPU) != 0;
   /* On GPUs the one-pass 2-D kernels beat two passes through global memory
    * up to 11x11, where the register kernel stops (H200, 1080p RGBA, end to
    * end: 9x9 0.46 ms against 0.98 ms, 11x11 0.48 against 1.11); from 13x13
@@ -798,8 +802,9 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
 static gchar *
 program_options (GstClConvolve * self, gboolean integer)
 {
-  return g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D CPU_ONLY=%d",
-      self->depth16 ? 1 : 0, integer ? 1 : 0, self->use_tile ? 0 : 1);
+  return g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D CPU_ONLY=%d "
+      "-D FIXED=%d", self->depth16 ? 1 : 0, integer ? 1 : 0,
+      self->use_tile ? 0 : 1, has_fixed_kernels (self, integer) ? 1 : 0);
 }
 
 /* Creates @program's kernels that this device's path runs into @k; on

@@ -13,8 +13,10 @@
  * saturated to the sample range.
  *
  * Options: -D DEPTH16=0|1 (8- or 16-bit little-endian samples),
- * -D INTEGER=0|1, -D CPU_ONLY=1 (only the strip and fixed-point kernels,
- * those of CPU devices: a smaller program builds faster). The border mode (0..3: clamp, reflect-101, wrap,
+ * -D INTEGER=0|1, -D CPU_ONLY=1 (only the strip kernels, those of CPU
+ * devices: a smaller program builds faster), -D FIXED=1 (with CPU_ONLY, 8-bit
+ * and float: also the fixed-point kernels, which use clang's 32-lane
+ * vectors; for CPU devices only, GPU compilers refuse them). The border mode (0..3: clamp, reflect-101, wrap,
  * constant) is a kernel argument, so that changing it on a running stream
  * needs no program build; it is only looked at for rows and samples
  * outside the frame.
@@ -44,6 +46,9 @@
 #endif
 #ifndef INTEGER
 #define INTEGER 0
+#endif
+#ifndef FIXED
+#define FIXED 0
 #endif
 #ifndef CPU_ONLY
 #define CPU_ONLY 0
@@ -683,7 +688,7 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
  * centre them, so a pass is off by at most (n + 1) / 2 units (1/512 of a
  * sample value each) plus the coefficients' rounding (255 / 2^17 per tap):
  * under 1/256 per tap in all (docs/clconvolve.md, "Arithmetic"). */
-#if CPU_ONLY && !DEPTH16 && !INTEGER
+#if CPU_ONLY && FIXED && !DEPTH16 && !INTEGER
 
 /* OpenCL C stops at 16 lanes: 32-lane vectors are clang's extension, so
  * that one operation fills an AVX-512 register (built-ins such as mul_hi
@@ -958,4 +963,4 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
   }
 }
 
-#endif /* CPU_ONLY && !DEPTH16 && !INTEGER */
+#endif /* CPU_ONLY && FIXED && !DEPTH16 && !INTEGER */

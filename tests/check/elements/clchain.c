@@ -232,7 +232,14 @@ mixed_chain (const gchar * middle, gboolean system_middle)
 
 GST_START_TEST (test_mixed_chain)
 {
-  mixed_chain ("videoflip method=horizontal-flip", TRUE);
+  /* videoflip is in gst-plugins-good, which a GPU machine's bundle lacks */
+  GstElementFactory *flip = gst_element_factory_find ("videoflip");
+
+  if (flip)
+    mixed_chain ("videoflip method=horizontal-flip", TRUE);
+  else
+    g_print ("clchain: videoflip not installed, that mixed chain skipped\n");
+  gst_clear_object (&flip);
   mixed_chain ("videoconvert", FALSE);
 }
 GST_END_TEST;
