@@ -278,6 +278,28 @@ test_element_cl_context (GstElement * element)
   return ctx;
 }
 
+GstContext *
+test_app_cl_context_new (gpointer * app_ctx)
+{
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context ctx;
+  GstContext *context;
+  cl_int err;
+
+  fail_unless (clGetPlatformIDs (1, &platform, NULL) == CL_SUCCESS);
+  fail_unless (clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 1, &device,
+          NULL) == CL_SUCCESS);
+  ctx = clCreateContext (NULL, 1, &device, NULL, NULL, &err);
+  fail_unless (err == CL_SUCCESS);
+  context = gst_context_new ("gst.cl.context", TRUE);
+  gst_structure_set (gst_context_writable_structure (context),
+      "cl-context", G_TYPE_UINT64, (guint64) (guintptr) ctx,
+      "cl-device", G_TYPE_UINT64, (guint64) (guintptr) device, NULL);
+  *app_ctx = ctx;
+  return context;
+}
+
 typedef struct
 {
   gpointer base;

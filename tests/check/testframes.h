@@ -72,6 +72,11 @@ gint test_run_suite_unforked (Suite * suite, const gchar * keeper_factory);
  * reference), NULL when it has none */
 GstObject *test_element_cl_context (GstElement * element);
 
+/* A "gst.cl.context" GstContext carrying an application's own cl_context
+ * (made here on the first device, returned in @app_ctx for the caller to
+ * release) */
+GstContext *test_app_cl_context_new (gpointer * app_ctx);
+
 /* Tears down a harness whose element posts on @bus, and drops the bus */
 void test_free_harness (GstHarness * h, GstBus * bus);
 /* The next "histogram" element message on @bus (a copy; NULL when none is

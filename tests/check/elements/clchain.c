@@ -308,20 +308,8 @@ static GstObject *
 element_cl_context (GstHarness * h, const gchar * name)
 {
   GstElement *e = by_name (h, name);
-  GstQuery *query = gst_query_new_context ("gst.cl.context");
-  GstContext *context = NULL;
-  GstObject *ctx = NULL;
+  GstObject *ctx = test_element_cl_context (e);
 
-  if (gst_element_query (e, query)) {
-    const GValue *v;
-
-    gst_query_parse_context (query, &context);
-    v = gst_structure_get_value (gst_context_get_structure (context),
-        "context");
-    fail_unless (v != NULL && G_VALUE_HOLDS_OBJECT (v));
-    ctx = g_value_dup_object (v);
-  }
-  gst_query_unref (query);
   gst_object_unref (e);
   return ctx;
 }
@@ -448,23 +436,11 @@ GST_START_TEST (test_memory_of_another_context)
       "width=31,height=15,framerate=30/1");
   GstHarness *up = gst_harness_new ("clupload"), *conv;
   GstElement *element = gst_element_factory_make ("clconvolve", NULL);
-  cl_platform_id platform;
-  cl_device_id device;
   cl_context app_ctx;
-  GstContext *context;
+  GstContext *context = test_app_cl_context_new ((gpointer *) & app_ctx);
   GstVideoInfo info;
   GstBuffer *in, *dev, *out, *ref;
-  cl_int err;
 
-  fail_unless (clGetPlatformIDs (1, &platform, NULL) == CL_SUCCESS);
-  fail_unless (clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 1, &device,
-          NULL) == CL_SUCCESS);
-  app_ctx = clCreateContext (NULL, 1, &device, NULL, NULL, &err);
-  fail_unless (err == CL_SUCCESS);
-  context = gst_context_new ("gst.cl.context", TRUE);
-  gst_structure_set (gst_context_writable_structure (context),
-      "cl-context", G_TYPE_UINT64, (guint64) (guintptr) app_ctx,
-      "cl-device", G_TYPE_UINT64, (guint64) (guintptr) device, NULL);
   gst_element_set_context (element, context);
   gst_context_unref (context);
   g_object_set (element, "name", "c", NULL);
@@ -516,20 +492,18 @@ clchain_suite (void)
 int
 main (int argc, char **argv)
 {
-  GstHarness *keeper = NULL;
-  Suite *s;
-  int ret;
+  GstHarness *keeper;
+  gint ret;
 
-  /* one process: the OpenCL context and its programs live across cases */
-  g_setenv ("CK_FORK", "no", TRUE);
   gst_check_init (&argc, &argv);
   test_skip_without_cl_device ("clchain");
-  s = clchain_suite ();
+  /* one chain alive throughout: the OpenCL context and its programs live
+   * across cases */
   keeper = gst_harness_new_parse ("clupload ! " CONVOLVE " ! " HISTOGRAM
       " ! " BOXMEAN " ! cldownload");
   gst_harness_set_src_caps (keeper, test_caps_new (GST_VIDEO_FORMAT_GRAY8,
           4, 4));
-  ret = gst_check_run_suite (s, "clchain", __FILE__);
+  ret = test_run_suite_unforked (clchain_suite (), NULL);
   gst_harness_teardown (keeper);
   return ret;
 }

@@ -292,27 +292,13 @@ give_app_context (GstBus * bus, GstMessage * msg, gpointer user_data)
 
 GST_START_TEST (test_application_context)
 {
-  cl_platform_id platform;
-  cl_device_id device;
   cl_context app_ctx;
-  cl_int err;
-  GstContext *context;
+  GstContext *context = test_app_cl_context_new ((gpointer *) & app_ctx);
   GstElement *pipeline, *f;
   GstMessage *msg;
   GstQuery *query;
   GstContext *answer = NULL;
   guint64 handle = 0;
-
-  fail_unless (clGetPlatformIDs (1, &platform, NULL) == CL_SUCCESS);
-  fail_unless (clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 1, &device,
-          NULL) == CL_SUCCESS);
-  app_ctx = clCreateContext (NULL, 1, &device, NULL, NULL, &err);
-  fail_unless (err == CL_SUCCESS);
-
-  context = gst_context_new ("gst.cl.context", TRUE);
-  gst_structure_set (gst_context_writable_structure (context),
-      "cl-context", G_TYPE_UINT64, (guint64) (guintptr) app_ctx,
-      "cl-device", G_TYPE_UINT64, (guint64) (guintptr) device, NULL);
 
   pipeline = gst_parse_launch ("videotestsrc num-buffers=1 ! "
       "video/x-raw,format=GRAY8,width=16,height=16 ! clhistogram name=f ! "
@@ -347,12 +333,9 @@ GST_START_TEST (test_held_context_not_replaced)
 {
   GstElement *f = gst_element_factory_make ("clhistogram", NULL);
   GstContext *by_device = gst_context_new ("gst.cl.context", TRUE);
-  GstContext *other = gst_context_new ("gst.cl.context", TRUE);
+  GstContext *other;
   GstObject *first, *after;
-  cl_platform_id platform;
-  cl_device_id device;
   cl_context app_ctx;
-  cl_int err;
 
   gst_structure_set (gst_context_writable_structure (by_device),
       "device", G_TYPE_STRING, "cpu", NULL);
@@ -362,14 +345,7 @@ GST_START_TEST (test_held_context_not_replaced)
 
   /* an application context would make a distinct GstClContext: it must not
    * replace the one already held */
-  fail_unless (clGetPlatformIDs (1, &platform, NULL) == CL_SUCCESS);
-  fail_unless (clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 1, &device,
-          NULL) == CL_SUCCESS);
-  app_ctx = clCreateContext (NULL, 1, &device, NULL, NULL, &err);
-  fail_unless (err == CL_SUCCESS);
-  gst_structure_set (gst_context_writable_structure (other),
-      "cl-context", G_TYPE_UINT64, (guint64) (guintptr) app_ctx,
-      "cl-device", G_TYPE_UINT64, (guint64) (guintptr) device, NULL);
+  other = test_app_cl_context_new ((gpointer *) & app_ctx);
   gst_element_set_context (f, other);
   after = test_element_cl_context (f);
   fail_unless (after == first);

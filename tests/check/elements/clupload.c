@@ -327,27 +327,13 @@ static GstHarness *
 harness_on_own_context (const gchar * factory, cl_context * app_ctx_out)
 {
   GstElement *element = gst_element_factory_make (factory, NULL);
+  GstContext *context = test_app_cl_context_new ((gpointer *) app_ctx_out);
   GstHarness *h;
-  cl_platform_id platform;
-  cl_device_id device;
-  cl_context app_ctx;
-  GstContext *context;
-  cl_int err;
 
-  fail_unless (clGetPlatformIDs (1, &platform, NULL) == CL_SUCCESS);
-  fail_unless (clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 1, &device,
-          NULL) == CL_SUCCESS);
-  app_ctx = clCreateContext (NULL, 1, &device, NULL, NULL, &err);
-  fail_unless (err == CL_SUCCESS);
-  context = gst_context_new ("gst.cl.context", TRUE);
-  gst_structure_set (gst_context_writable_structure (context),
-      "cl-context", G_TYPE_UINT64, (guint64) (guintptr) app_ctx,
-      "cl-device", G_TYPE_UINT64, (guint64) (guintptr) device, NULL);
   gst_element_set_context (element, context);
   gst_context_unref (context);
   h = gst_harness_new_with_element (element, "sink", "src");
   gst_object_unref (element);
-  *app_ctx_out = app_ctx;
   return h;
 }
 
