@@ -154,46 +154,6 @@ gst_cl_memory_copy_propose_allocation (GstBaseTransform * trans,
   return TRUE;
 }
 
-/* memory:OpenCL output always comes from our own GstClBufferPool (sized as
- * downstream asks), whatever pool downstream offers */
-static gboolean
-gst_cl_memory_copy_decide_allocation (GstBaseTransform * trans,
-    GstQuery * query)
-{
-  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
-      (trans));
-  GstBufferPool *pool;
-  GstCaps *caps = NULL;
-  guint size = 0, min = 0, max = 0;
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!gst_cl_caps_has_cl_memory (caps))
-    return GST_BASE_TRANSFORM_CLASS (gst_cl_memory_copy_parent_class)->
-        decide_allocation (trans, query);
-  if (!ctx)
-    return FALSE;
-
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, NULL, &size, &min, &max);
-  min = MAX (min, 2);
-  if (max != 0)
-    max = MAX (max, min);
-  pool = gst_cl_buffer_pool_new_for_caps (ctx, caps, min, max);
-  if (!pool) {
-    GST_ELEMENT_ERROR (trans, RESOURCE, SETTINGS,
-        ("Could not make a pool of OpenCL buffers"),
-        ("caps %" GST_PTR_FORMAT, caps));
-    return FALSE;
-  }
-  size = PRIV (trans)->out_info.size;
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_object_unref (pool);
-  return TRUE;
-}
-
 static GstFlowReturn
 gst_cl_memory_copy_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer ** outbuf)
@@ -314,7 +274,6 @@ gst_cl_memory_copy_class_init (GstClMemoryCopyClass * klass)
   trans_class->transform_caps = gst_cl_memory_copy_transform_caps;
   trans_class->fixate_caps = gst_cl_memory_copy_fixate_caps;
   trans_class->propose_allocation = gst_cl_memory_copy_propose_allocation;
-  trans_class->decide_allocation = gst_cl_memory_copy_decide_allocation;
   trans_class->prepare_output_buffer = gst_cl_memory_copy_prepare_output_buffer;
   trans_class->transform = gst_cl_memory_copy_transform;
   filter_class->set_info = gst_cl_memory_copy_set_info;
