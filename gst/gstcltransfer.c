@@ -104,9 +104,11 @@ ensure_staging (GstClTransfer * t, gsize size)
 }
 
 static gboolean
-can_wrap (GstClContext * ctx, gconstpointer ptr)
+can_wrap (GstClTransfer * t, gconstpointer ptr)
 {
-  return !gst_cl_context_is_gpu (ctx) &&
+  GstClContext *ctx = t->ctx;
+
+  return !t->in_place && !gst_cl_context_is_gpu (ctx) &&
       ((guintptr) ptr % ctx->mem_base_addr_align) == 0;
 }
 
@@ -119,7 +121,7 @@ attach_region (GstClFrame * frame, guint8 * base, gsize size)
   cl_int err;
 
   frame->size = size;
-  if (can_wrap (ctx, base)) {
+  if (can_wrap (t, base)) {
     frame->mem = clCreateBuffer (ctx->context, t->flags | CL_MEM_USE_HOST_PTR,
         size, base, &err);
     if (!check (t, err, "clCreateBuffer",
@@ -393,7 +395,8 @@ wrap_shift (const GstClFrame * frame, const guint8 * base)
   GstClContext *ctx = frame->transfer->ctx;
   gsize align = ctx->mem_base_addr_align;
 
-  if (frame->is_output || gst_cl_context_is_gpu (ctx) ||
+  if (frame->is_output || frame->transfer->in_place ||
+      gst_cl_context_is_gpu (ctx) ||
       4096 % align != 0)
     return 0;
   return (guintptr) base % align;
@@ -500,8 +503,12 @@ map_video (GstClFrame * frame, const GstVideoInfo * info)
 
   if (!check_buffer (frame, info))
     return FALSE;
+  /* in place: no reference, the caller still adds metas to the buffer
+   * (it outlives the frame) */
   if (!gst_video_frame_map (vf, (GstVideoInfo *) info, frame->buffer,
-          output ? GST_MAP_WRITE : GST_MAP_READ)) {
+          output ? GST_MAP_WRITE : frame->transfer->in_place ?
+          GST_MAP_READWRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF :
+          GST_MAP_READ)) {
     memset (vf, 0, sizeof (*vf));
     GST_ELEMENT_ERROR (frame->transfer->element, STREAM, FAILED,
         ("Could not map the %s frame%s.", direction (frame),
@@ -560,6 +567,101 @@ failed:
   /* callers need not unmap a frame whose mapping failed */
   gst_cl_frame_unmap (frame);
   return FALSE;
+}
+
+gboolean
+gst_cl_frame_map_in_place (GstClTransfer * t, GstClContext * ctx,
+    GstBuffer * buffer, const GstVideoInfo * info, GstClFrame * frame)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (!t->output && info != NULL, FALSE);
+  if (t->flags != CL_MEM_READ_WRITE) {
+    /* kernels write the device copy; read-only frames use it too */
+    gst_cl_transfer_reset (t);
+    t->flags = CL_MEM_READ_WRITE;
+  }
+  t->in_place = TRUE;
+  ok = gst_cl_frame_map (t, ctx, buffer, info, frame);
+  t->in_place = FALSE;
+  return ok;
+}
+
+/* Bytes [*@x0, *@x1) of plane @p's rows that hold the samples of pixels
+ * @x..@x + @w - 1, and its rows [*@y0, *@y1) for pixels @y..@y + @h - 1 */
+static void
+plane_rect (const GstVideoInfo * info, guint p, gint x, gint y, gint w,
+    gint h, gsize * x0, gsize * x1, gsize * y0, gsize * y1)
+{
+  const GstVideoFormatInfo *fi = info->finfo;
+  guint c;
+
+  *x0 = G_MAXSIZE;
+  *x1 = *y0 = *y1 = 0;
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
+    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
+    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
+    gsize ps = GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, c);
+    gsize off = GST_VIDEO_FORMAT_INFO_POFFSET (fi, c);
+    gsize bytes = GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8 ? 2 : 1;
+
+    if (GST_VIDEO_FORMAT_INFO_PLANE (fi, c) != p)
+      continue;
+    *x0 = MIN (*x0, (gsize) (x >> ws) * ps + off);
+    *x1 = MAX (*x1, (gsize) ((x + w - 1) >> ws) * ps + off + bytes);
+    *y0 = y >> hs;
+    *y1 = ((y + h - 1) >> hs) + 1;
+  }
+}
+
+gboolean
+gst_cl_frame_read_back_rect (GstClFrame * frame, const GstVideoInfo * info,
+    gint x, gint y, gint w, gint h, gboolean wait)
+{
+  GstClTransfer *t = frame->transfer;
+  cl_int err = CL_SUCCESS;
+  guint p;
+
+  if (frame->on_device || w <= 0 || h <= 0)
+    return TRUE;
+  g_return_val_if_fail (frame->is_video && !frame->wrapped, FALSE);
+  g_return_val_if_fail (x >= 0 && y >= 0 && x + w <= GST_VIDEO_INFO_WIDTH
+      (info) && y + h <= GST_VIDEO_INFO_HEIGHT (info), FALSE);
+  for (p = 0; p < frame->n_planes && err == CL_SUCCESS; p++) {
+    gsize x0, x1, y0, y1, start;
+    gsize stride = frame->stride[p];
+    gsize host_origin[3], buffer_origin[3], region[3];
+
+    plane_rect (info, p, x, y, w, h, &x0, &x1, &y0, &y1);
+    if (x0 >= x1 || y0 >= y1 || stride == 0)
+      continue;
+    /* the plane's offset in the device buffer as whole rows and a rest:
+     * both copies have the same pitch (map_video), the frame was checked
+     * to fit (measure_plane), so no sum here overflows */
+    start = frame->offset[p] + y0 * stride + x0;
+    buffer_origin[0] = start % stride;
+    buffer_origin[1] = start / stride;
+    buffer_origin[2] = 0;
+    host_origin[0] = x0;
+    host_origin[1] = y0;
+    host_origin[2] = 0;
+    region[0] = x1 - x0;
+    region[1] = y1 - y0;
+    region[2] = 1;
+    err = clEnqueueReadBufferRect (t->ctx->queue, frame->mem, CL_FALSE,
+        buffer_origin, host_origin, region, stride, 0, stride, 0,
+        GST_VIDEO_FRAME_PLANE_DATA (&frame->vframe, p), 0, NULL, NULL);
+  }
+  if (!check (t, err, "clEnqueueReadBufferRect",
+          "Could not read the drawn overlay back from the OpenCL device"))
+    return FALSE;
+  if (!wait)
+    return TRUE;
+  /* one wait for every plane's read */
+  err = clFinish (t->ctx->queue);
+  frame->queue_idle = err == CL_SUCCESS;
+  return check (t, err, "clFinish",
+      "Could not read the drawn overlay back from the OpenCL device");
 }
 
 gboolean

@@ -21,6 +21,10 @@
 /* TRUE: the element blends with gst_video_overlay_composition_blend instead
  * of its own blender */
 static gboolean gst_blender;
+/* the element's own blender: "host" or "device" (on PoCL too), from
+ * $GST_CL_TEST_OVERLAY_BLEND ("device": the cloverlay-device test); NULL:
+ * the element chooses (host on CPU devices) */
+static const gchar *own_blender;
 
 static const GstVideoFormat all_formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_RGB,
@@ -452,6 +456,8 @@ new_harness (GstBus ** bus, const Look * l, gboolean downstream_meta)
 
   if (gst_blender)
     g_setenv (BLEND_ENV, "gstreamer", TRUE);
+  else if (own_blender)
+    g_setenv (BLEND_ENV, own_blender, TRUE);
   else
     g_unsetenv (BLEND_ENV);
   el = gst_element_factory_make ("clhistogram", NULL);
@@ -1327,6 +1333,8 @@ cloverlay_suite (void)
 {
   Suite *s = suite_create ("cloverlay");
   TCase *tc = tcase_create ("general");
+
+  own_blender = g_getenv ("GST_CL_TEST_OVERLAY_BLEND");
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_property_specs);
