@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clhistogram's overlay blended on the device (see the header and
- * kernels/overlay.cl). Per frame: one write of the boxes' colour tables
- * and classes into a device buffer grown to the largest need (no
- * allocation in steady state), one launch per box, and for host frames one
- * rectangle read per plane and box. */
+ * kernels/overlay.cl). Per frame: the boxes' colour tables and classes
+ * written into pinned host memory and from there, in one DMA, into a device
+ * buffer; one launch per box; for host frames one rectangle read per plane
+ * and box into the pinned memory, one wait, and the rows copied into the
+ * frame. Both buffers grow to the largest need (no allocation in steady
+ * state). Nothing waits for the upload: the next frame's histogram read
+ * (blocking, on the same in-order queue) has completed it before the host
+ * rewrites the pinned memory. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -27,15 +31,22 @@ G_STATIC_ASSERT (TAB_BARS + GST_VIDEO_MAX_COMPONENTS *
 #define TABLES_BYTES (MAX_BOXES * TAB_UINTS * 4)
 
 #define BLEND_WHAT "Could not draw the histogram overlay on the OpenCL device"
+/* "rows": read the boxes back as whole rows (one linear read per plane)
+ * instead of rectangles (benchmarks compare the two) */
+#define READBACK_ENV "GST_CL_HISTOGRAM_OVERLAY_READBACK"
 
 struct _GstClHistogramBlend
 {
   GstClBaseFilter *filter;
+  GstClContext *ctx;            /* a reference: the pinned memory's */
   cl_kernel kernel;
   gsize local[2];
+  gboolean rows;
   cl_mem params;                /* tables, then the classes */
   gsize params_size;
-  guint32 tables[MAX_BOXES * TAB_UINTS];
+  cl_mem pinned;                /* CL_MEM_ALLOC_HOST_PTR, mapped for good at */
+  guint8 *host;                 /* the upload, then the read-back boxes */
+  gsize host_size;
 };
 
 GstClHistogramBlend *
@@ -51,6 +62,8 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
     return NULL;
   blend = g_new0 (GstClHistogramBlend, 1);
   blend->filter = filter;
+  blend->ctx = gst_object_ref (ctx);
+  blend->rows = !g_strcmp0 (g_getenv (READBACK_ENV), "rows");
   blend->kernel = gst_cl_base_filter_create_kernel (filter, program,
       "overlay_blend");
   clReleaseProgram (program);
@@ -68,15 +81,34 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   return blend;
 }
 
+static void
+drop_host (GstClHistogramBlend * blend)
+{
+  if (blend->pinned) {
+    /* transfers from or into it may still run */
+    clFinish (blend->ctx->queue);
+    if (blend->host)
+      clEnqueueUnmapMemObject (blend->ctx->queue, blend->pinned, blend->host,
+          0, NULL, NULL);
+    clFinish (blend->ctx->queue);
+    clReleaseMemObject (blend->pinned);
+  }
+  blend->pinned = NULL;
+  blend->host = NULL;
+  blend->host_size = 0;
+}
+
 void
 gst_cl_histogram_blend_free (GstClHistogramBlend * blend)
 {
   if (!blend)
     return;
+  drop_host (blend);
   if (blend->kernel)
     clReleaseKernel (blend->kernel);
   if (blend->params)
     clReleaseMemObject (blend->params);
+  gst_object_unref (blend->ctx);
   g_free (blend);
 }
 
@@ -134,47 +166,82 @@ ensure_params (GstClHistogramBlend * blend, gsize size)
   return TRUE;
 }
 
-/* Writes the tables and classes of @boxes into blend->params; @cls_at gets
- * each box's classes offset. The last write waits: the host arrays are
- * rewritten next frame, and device frames wait for nothing else. */
+/* The pinned host memory grown to @size bytes (never shrunk) */
 static gboolean
-upload (GstClHistogramBlend * blend, const GstVideoInfo * info,
-    const GstClHistogramOverlayBox * boxes, guint n, guint32 * cls_at)
+ensure_host (GstClHistogramBlend * blend, gsize size)
 {
   GstClBaseFilter *filter = blend->filter;
-  GstClContext *ctx = gst_cl_base_filter_get_context (filter);
-  gsize size = TABLES_BYTES;
   cl_int err;
-  guint i, last = n;
 
+  if (blend->host && blend->host_size >= size)
+    return TRUE;
+  drop_host (blend);
+  blend->pinned = clCreateBuffer (blend->ctx->context, CL_MEM_READ_WRITE |
+      CL_MEM_ALLOC_HOST_PTR, size, NULL, &err);
+  if (!gst_cl_base_filter_check (filter, err, "clCreateBuffer", BLEND_WHAT)) {
+    blend->pinned = NULL;
+    return FALSE;
+  }
+  blend->host = clEnqueueMapBuffer (blend->ctx->queue, blend->pinned, CL_TRUE,
+      CL_MAP_READ | CL_MAP_WRITE, 0, size, 0, NULL, NULL, &err);
+  if (!gst_cl_base_filter_check (filter, err, "clEnqueueMapBuffer",
+          BLEND_WHAT)) {
+    blend->host = NULL;
+    drop_host (blend);
+    return FALSE;
+  }
+  blend->host_size = size;
+  return TRUE;
+}
+
+/* Bytes of the upload (tables, then each box's classes, @cls_at[i] the
+ * offset of box i's; 0 for none) */
+static gboolean
+upload_layout (GstClHistogramBlend * blend,
+    const GstClHistogramOverlayBox * boxes, guint n, guint32 * cls_at,
+    gsize * size)
+{
+  guint i;
+
+  *size = TABLES_BYTES;
   for (i = 0; i < n; i++) {
     /* boxes lie in the frame: at most 2^31 bytes each (the frame's own
      * limit), and no more than MAX_BOXES of them */
     gsize bytes = (gsize) boxes[i].w * boxes[i].h;
 
-    fill_table (blend->tables + i * TAB_UINTS, info, &boxes[i]);
     cls_at[i] = 0;
     if (!boxes[i].classes)
       continue;
-    if (size > G_MAXUINT32 - bytes) {
-      GST_ELEMENT_ERROR (filter, RESOURCE, NO_SPACE_LEFT, (BLEND_WHAT),
+    if (*size > G_MAXUINT32 - bytes - 64) {
+      GST_ELEMENT_ERROR (blend->filter, RESOURCE, NO_SPACE_LEFT, (BLEND_WHAT),
           ("the overlay's classes take more than 4 GiB"));
       return FALSE;
     }
-    cls_at[i] = size;
-    size = gst_cl_round_up (size + bytes, 16);
-    last = i;
+    cls_at[i] = *size;
+    *size = gst_cl_round_up (*size + bytes, 64);
   }
-  if (!ensure_params (blend, size))
-    return FALSE;
-  err = clEnqueueWriteBuffer (ctx->queue, blend->params, last == n, 0,
-      (gsize) n * TAB_UINTS * 4, blend->tables, 0, NULL, NULL);
-  for (i = 0; i < n && err == CL_SUCCESS; i++)
+  return TRUE;
+}
+
+/* Fills the pinned memory with the tables and classes of @boxes and
+ * enqueues one write of it into blend->params */
+static gboolean
+upload (GstClHistogramBlend * blend, const GstVideoInfo * info,
+    const GstClHistogramOverlayBox * boxes, guint n, const guint32 * cls_at,
+    gsize size)
+{
+  cl_int err;
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    fill_table ((guint32 *) blend->host + i * TAB_UINTS, info, &boxes[i]);
     if (boxes[i].classes)
-      err = clEnqueueWriteBuffer (ctx->queue, blend->params, i == last,
-          cls_at[i], (gsize) boxes[i].w * boxes[i].h, boxes[i].classes, 0,
-          NULL, NULL);
-  return gst_cl_base_filter_check (filter, err, "clEnqueueWriteBuffer",
+      memcpy (blend->host + cls_at[i], boxes[i].classes,
+          (gsize) boxes[i].w * boxes[i].h);
+  }
+  err = clEnqueueWriteBuffer (blend->ctx->queue, blend->params, CL_FALSE, 0,
+      size, blend->host, 0, NULL, NULL);
+  return gst_cl_base_filter_check (blend->filter, err, "clEnqueueWriteBuffer",
       BLEND_WHAT);
 }
 
@@ -214,25 +281,49 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
     const GstClHistogramOverlayBox * boxes, guint n_boxes)
 {
   guint32 cls_at[MAX_BOXES];
+  gint rect[MAX_BOXES][4];
+  gsize up_size, back_size = 0, at;
   guint i;
 
   g_return_val_if_fail (n_boxes <= MAX_BOXES, FALSE);
   g_return_val_if_fail (GST_VIDEO_INFO_N_PLANES (info) <= 3, FALSE);
   GST_LOG_OBJECT (blend->filter, "%u boxes blended on the device, %s",
       n_boxes, frame->on_device ? "in device memory" : "read back");
-  /* more work on the frame: unmapping it waits again, unless the reads
-   * below do */
-  frame->queue_idle = FALSE;
-  if (!upload (blend, info, boxes, n_boxes, cls_at))
+  if (!upload_layout (blend, boxes, n_boxes, cls_at, &up_size))
+    return FALSE;
+  for (i = 0; i < n_boxes; i++) {
+    rect[i][0] = boxes[i].x;
+    rect[i][1] = boxes[i].y;
+    rect[i][2] = boxes[i].w;
+    rect[i][3] = boxes[i].h;
+    back_size += gst_cl_frame_rect_size (frame, info, rect[i], blend->rows);
+  }
+  if (!ensure_params (blend, up_size) ||
+      !ensure_host (blend, up_size + back_size) ||
+      !upload (blend, info, boxes, n_boxes, cls_at, up_size))
     return FALSE;
   for (i = 0; i < n_boxes; i++)
     if (boxes[i].w > 0 && boxes[i].h > 0 &&
         !launch_box (blend, frame, &boxes[i], i, cls_at[i]))
       return FALSE;
+  if (!back_size)
+    return TRUE;                /* device memory: nothing moves */
+
   /* after every launch: edges may cover the graph's box */
-  for (i = 0; i < n_boxes; i++)
-    if (!gst_cl_frame_read_back_rect (frame, info, boxes[i].x, boxes[i].y,
-            boxes[i].w, boxes[i].h, i + 1 == n_boxes))
+  for (i = 0, at = up_size; i < n_boxes; i++) {
+    if (!gst_cl_frame_read_rect (frame, info, rect[i], blend->rows,
+            blend->host + at))
       return FALSE;
+    at += gst_cl_frame_rect_size (frame, info, rect[i], blend->rows);
+  }
+  if (!gst_cl_base_filter_check (blend->filter, clFinish (blend->ctx->queue),
+          "clFinish", BLEND_WHAT))
+    return FALSE;
+  gst_cl_frame_set_queue_idle (frame);
+  for (i = 0, at = up_size; i < n_boxes; i++) {
+    gst_cl_frame_put_rect (frame, info, rect[i], blend->rows,
+        blend->host + at);
+    at += gst_cl_frame_rect_size (frame, info, rect[i], blend->rows);
+  }
   return TRUE;
 }

@@ -587,17 +587,29 @@ gst_cl_frame_map_in_place (GstClTransfer * t, GstClContext * ctx,
   return ok;
 }
 
-/* Bytes [*@x0, *@x1) of plane @p's rows that hold the samples of pixels
- * @x..@x + @w - 1, and its rows [*@y0, *@y1) for pixels @y..@y + @h - 1 */
-static void
-plane_rect (const GstVideoInfo * info, guint p, gint x, gint y, gint w,
-    gint h, gsize * x0, gsize * x1, gsize * y0, gsize * y1)
+/* Where plane @p's samples of the pixel rectangle (@x, @y, @w, @h) lie:
+ * bytes [x0, x1) of rows [y0, y1) */
+typedef struct
+{
+  gsize x0, x1, y0, y1;
+  gsize start;                  /* byte of (x0, y0) in the device buffer */
+  gboolean rows;                /* read as one run of whole rows */
+  gsize size;                   /* bytes in the staging memory */
+} PlaneRect;
+
+/* @rows: read whole rows (one linear read) instead of the rectangle; also
+ * where the plane does not start on a row of its own (a rectangle read's
+ * origin must lie within a row) */
+static gboolean
+plane_rect (const GstClFrame * frame, const GstVideoInfo * info, guint p,
+    const gint * rect, gboolean rows, PlaneRect * r)
 {
   const GstVideoFormatInfo *fi = info->finfo;
+  gsize stride = frame->stride[p];
   guint c;
 
-  *x0 = G_MAXSIZE;
-  *x1 = *y0 = *y1 = 0;
+  r->x0 = G_MAXSIZE;
+  r->x1 = r->y0 = r->y1 = 0;
   for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
     gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
     gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
@@ -607,61 +619,100 @@ plane_rect (const GstVideoInfo * info, guint p, gint x, gint y, gint w,
 
     if (GST_VIDEO_FORMAT_INFO_PLANE (fi, c) != p)
       continue;
-    *x0 = MIN (*x0, (gsize) (x >> ws) * ps + off);
-    *x1 = MAX (*x1, (gsize) ((x + w - 1) >> ws) * ps + off + bytes);
-    *y0 = y >> hs;
-    *y1 = ((y + h - 1) >> hs) + 1;
+    r->x0 = MIN (r->x0, (gsize) (rect[0] >> ws) * ps + off);
+    r->x1 = MAX (r->x1, (gsize) ((rect[0] + rect[2] - 1) >> ws) * ps + off +
+        bytes);
+    r->y0 = rect[1] >> hs;
+    r->y1 = ((rect[1] + rect[3] - 1) >> hs) + 1;
   }
+  if (r->x0 >= r->x1 || r->y0 >= r->y1 || stride == 0)
+    return FALSE;
+  /* inside the frame, which was checked to fit the device buffer below
+   * 2^31 (measure_plane): nothing here overflows */
+  r->start = frame->offset[p] + r->y0 * stride + r->x0;
+  r->rows = rows || frame->offset[p] % stride != 0;
+  r->size = r->rows ? (r->y1 - r->y0 - 1) * stride + (r->x1 - r->x0) :
+      (r->x1 - r->x0) * (r->y1 - r->y0);
+  return TRUE;
+}
+
+#define STAGING_ALIGN 64
+
+gsize
+gst_cl_frame_rect_size (const GstClFrame * frame, const GstVideoInfo * info,
+    const gint rect[4], gboolean rows)
+{
+  gsize total = 0;
+  PlaneRect r;
+  guint p;
+
+  if (frame->on_device || rect[2] <= 0 || rect[3] <= 0)
+    return 0;
+  for (p = 0; p < frame->n_planes; p++)
+    if (plane_rect (frame, info, p, rect, rows, &r))
+      total += gst_cl_round_up (r.size, STAGING_ALIGN);
+  return total;
 }
 
 gboolean
-gst_cl_frame_read_back_rect (GstClFrame * frame, const GstVideoInfo * info,
-    gint x, gint y, gint w, gint h, gboolean wait)
+gst_cl_frame_read_rect (GstClFrame * frame, const GstVideoInfo * info,
+    const gint rect[4], gboolean rows, guint8 * staging)
 {
   GstClTransfer *t = frame->transfer;
+  const gchar *call = "clEnqueueReadBuffer";
   cl_int err = CL_SUCCESS;
+  PlaneRect r;
   guint p;
 
-  if (frame->on_device || w <= 0 || h <= 0)
+  if (frame->on_device || rect[2] <= 0 || rect[3] <= 0)
     return TRUE;
   g_return_val_if_fail (frame->is_video && !frame->wrapped, FALSE);
-  g_return_val_if_fail (x >= 0 && y >= 0 && x + w <= GST_VIDEO_INFO_WIDTH
-      (info) && y + h <= GST_VIDEO_INFO_HEIGHT (info), FALSE);
+  frame->queue_idle = FALSE;
   for (p = 0; p < frame->n_planes && err == CL_SUCCESS; p++) {
-    gsize x0, x1, y0, y1, start;
     gsize stride = frame->stride[p];
-    gsize host_origin[3], buffer_origin[3], region[3];
 
-    plane_rect (info, p, x, y, w, h, &x0, &x1, &y0, &y1);
-    if (x0 >= x1 || y0 >= y1 || stride == 0)
+    if (!plane_rect (frame, info, p, rect, rows, &r))
       continue;
-    /* the plane's offset in the device buffer as whole rows and a rest:
-     * both copies have the same pitch (map_video), the frame was checked
-     * to fit (measure_plane), so no sum here overflows */
-    start = frame->offset[p] + y0 * stride + x0;
-    buffer_origin[0] = start % stride;
-    buffer_origin[1] = start / stride;
-    buffer_origin[2] = 0;
-    host_origin[0] = x0;
-    host_origin[1] = y0;
-    host_origin[2] = 0;
-    region[0] = x1 - x0;
-    region[1] = y1 - y0;
-    region[2] = 1;
-    err = clEnqueueReadBufferRect (t->ctx->queue, frame->mem, CL_FALSE,
-        buffer_origin, host_origin, region, stride, 0, stride, 0,
-        GST_VIDEO_FRAME_PLANE_DATA (&frame->vframe, p), 0, NULL, NULL);
+    if (r.rows) {
+      err = clEnqueueReadBuffer (t->ctx->queue, frame->mem, CL_FALSE,
+          r.start, r.size, staging, 0, NULL, NULL);
+    } else {
+      /* the plane starts on a row: the origin is (x0, its row + y0) */
+      gsize buffer_origin[3] = { r.x0, frame->offset[p] / stride + r.y0, 0 };
+      gsize host_origin[3] = { 0, 0, 0 };
+      gsize region[3] = { r.x1 - r.x0, r.y1 - r.y0, 1 };
+
+      call = "clEnqueueReadBufferRect";
+      err = clEnqueueReadBufferRect (t->ctx->queue, frame->mem, CL_FALSE,
+          buffer_origin, host_origin, region, stride, 0, region[0], 0,
+          staging, 0, NULL, NULL);
+    }
+    staging += gst_cl_round_up (r.size, STAGING_ALIGN);
   }
-  if (!check (t, err, "clEnqueueReadBufferRect",
-          "Could not read the drawn overlay back from the OpenCL device"))
-    return FALSE;
-  if (!wait)
-    return TRUE;
-  /* one wait for every plane's read */
-  err = clFinish (t->ctx->queue);
-  frame->queue_idle = err == CL_SUCCESS;
-  return check (t, err, "clFinish",
-      "Could not read the drawn overlay back from the OpenCL device");
+  return check (t, err, call, "Could not read the drawn overlay back from the OpenCL device");
+}
+
+void
+gst_cl_frame_put_rect (GstClFrame * frame, const GstVideoInfo * info,
+    const gint rect[4], gboolean rows, const guint8 * staging)
+{
+  PlaneRect r;
+  guint p;
+  gsize y;
+
+  if (frame->on_device || rect[2] <= 0 || rect[3] <= 0)
+    return;
+  for (p = 0; p < frame->n_planes; p++) {
+    gsize stride = frame->stride[p];
+    guint8 *dst = GST_VIDEO_FRAME_PLANE_DATA (&frame->vframe, p);
+
+    if (!plane_rect (frame, info, p, rect, rows, &r))
+      continue;
+    for (y = r.y0; y < r.y1; y++)
+      memcpy (dst + y * stride + r.x0, staging + (y - r.y0) * (r.rows ?
+              stride : r.x1 - r.x0), r.x1 - r.x0);
+    staging += gst_cl_round_up (r.size, STAGING_ALIGN);
+  }
 }
 
 gboolean
