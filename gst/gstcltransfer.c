@@ -599,7 +599,9 @@ typedef struct
 
 /* @rows: read whole rows (one linear read) instead of the rectangle; also
  * where the plane does not start on a row of its own (a rectangle read's
- * origin must lie within a row) */
+ * origin must lie within a row) and where its last row is not whole in the
+ * buffer (NVIDIA refuses a rectangle whose last row's pitch passes the
+ * buffer's end: the buffer ends at the frame's last pixel) */
 static gboolean
 plane_rect (const GstClFrame * frame, const GstVideoInfo * info, guint p,
     const gint * rect, gboolean rows, PlaneRect * r)
@@ -630,7 +632,8 @@ plane_rect (const GstClFrame * frame, const GstVideoInfo * info, guint p,
   /* inside the frame, which was checked to fit the device buffer below
    * 2^31 (measure_plane): nothing here overflows */
   r->start = frame->offset[p] + r->y0 * stride + r->x0;
-  r->rows = rows || frame->offset[p] % stride != 0;
+  r->rows = rows || frame->offset[p] % stride != 0 ||
+      frame->offset[p] + r->y1 * stride > frame->size;
   r->size = r->rows ? (r->y1 - r->y0 - 1) * stride + (r->x1 - r->x0) :
       (r->x1 - r->x0) * (r->y1 - r->y0);
   return TRUE;
