@@ -20,7 +20,8 @@
  * for the message layout.
  *
  * With `overlay=true` the histogram is drawn onto the frames themselves (a
- * live camera histogram); with `attach-meta=true` every buffer carries its
+ * live camera histogram; on GPUs blended into the frame's device copy, see
+ * docs/clhistogram.md); with `attach-meta=true` every buffer carries its
  * histogram as a GstCustomMeta named "GstClHistogramMeta".
  *
  * The "histogram" message fields: `timestamp`, `stream-time`,
@@ -645,10 +646,11 @@ build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
   return pass->hist && (self->gpu || pass->merge);
 }
 
-/* The overlay drawn on the device on GPUs, where the frame is there already
- * and a host blend would cost more than the histogram; on the host on CPU
- * devices (the host blend is the cheaper there). $GST_CL_HISTOGRAM_OVERLAY_BLEND
- * forces either (tests run the device blender on PoCL). */
+/* The overlay blended on the device on GPUs, where the frame is already
+ * (memory:OpenCL frames then never leave it; system memory gets the box
+ * back), on the host on CPU devices (there the frame is host memory).
+ * $GST_CL_HISTOGRAM_OVERLAY_BLEND forces either (tests run the device
+ * blender on PoCL). */
 static gboolean
 use_device_blend (GstClHistogram * self, GstClContext * ctx)
 {

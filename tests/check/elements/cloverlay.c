@@ -5,7 +5,8 @@
  * sizes, padded layouts, the ROI, intervals, both drawing paths (blend;
  * GstVideoOverlayCompositionMeta when downstream announces it), property
  * changes while playing, the custom meta against the message, and a frame
- * that cannot be written. */
+ * that cannot be written. The cloverlay-device test runs them all with the
+ * element's blend on the OpenCL device (GST_CL_TEST_OVERLAY_BLEND=device). */
 #include <string.h>
 #include <math.h>
 #include <gst/check/gstcheck.h>
