@@ -702,6 +702,16 @@ gst_cl_base_filter_transform_ip (GstClBaseFilter * self, GstBuffer * buf)
 }
 
 gboolean
+gst_cl_base_filter_map_in_place (GstClBaseFilter * self, GstBuffer * buf,
+    GstClFrame * frame)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+
+  return gst_cl_frame_map_in_place (priv->in, priv->context, buf,
+      &priv->in_info, frame);
+}
+
+gboolean
 gst_cl_base_filter_copy_plane (GstClBaseFilter * self, GstClFrame * in,
     GstClFrame * out, guint p)
 {

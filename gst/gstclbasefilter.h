@@ -97,6 +97,15 @@ gboolean gst_cl_base_filter_check_alloc_size (GstClBaseFilter * self,
 GstFlowReturn gst_cl_base_filter_transform_ip (GstClBaseFilter * self,
     GstBuffer * buf);
 
+/* For elements that change their input on the device in transform_ip
+ * (clhistogram's overlay): @buf (writable) made visible to the device for
+ * reading and writing, as gst_cl_frame_map_in_place(); the caller runs
+ * process() itself, reads back what it changed
+ * (gst_cl_frame_read_rect()) and unmaps (gst_cl_frame_unmap()). FALSE
+ * with the error posted and nothing mapped on failure. */
+gboolean gst_cl_base_filter_map_in_place (GstClBaseFilter * self,
+    GstBuffer * buf, GstClFrame * frame);
+
 /* One kernel argument: @size bytes at @value (NULL: local memory) */
 typedef struct
 {

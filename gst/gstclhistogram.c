@@ -20,7 +20,8 @@
  * for the message layout.
  *
  * With `overlay=true` the histogram is drawn onto the frames themselves (a
- * live camera histogram); with `attach-meta=true` every buffer carries its
+ * live camera histogram; on GPUs blended into the frame's device copy, see
+ * docs/clhistogram.md); with `attach-meta=true` every buffer carries its
  * histogram as a GstCustomMeta named "GstClHistogramMeta".
  *
  * The "histogram" message fields: `timestamp`, `stream-time`,
@@ -58,6 +59,7 @@
 #include "gstclhistogrammsg.h"
 #include "gstclhistogrammeta.h"
 #include "gstclhistogramoverlay.h"
+#include "gstclhistogramblend.h"
 #include "gstclelements.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
@@ -126,6 +128,9 @@ struct _GstClHistogram
 
   GstClHistogramOverlay *overlay;
   gint downstream_composition;  /* atomic: downstream takes the meta */
+  GstClHistogramBlend *blend;   /* the overlay blended on the device, or NULL */
+  GstClFrame draw_frame;        /* mapped in place while a frame is drawn there */
+  gboolean draw_mapped;
 
   /* from set_info (streaming thread) */
   gboolean configured;
@@ -641,6 +646,24 @@ build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
   return pass->hist && (self->gpu || pass->merge);
 }
 
+/* The overlay blended on the device on GPUs, where the frame is already
+ * (memory:OpenCL frames then never leave it; system memory gets the box
+ * back), on the host on CPU devices (there the frame is host memory).
+ * $GST_CL_HISTOGRAM_OVERLAY_BLEND forces either (tests run the device
+ * blender on PoCL). */
+static gboolean
+use_device_blend (GstClHistogram * self, GstClContext * ctx)
+{
+  switch (gst_cl_histogram_overlay_get_blender (self->overlay)) {
+    case GST_CL_HISTOGRAM_OVERLAY_BLENDER_DEVICE:
+      return TRUE;
+    case GST_CL_HISTOGRAM_OVERLAY_BLENDER_AUTO:
+      return gst_cl_context_is_gpu (ctx);
+    default:
+      return FALSE;
+  }
+}
+
 static gboolean
 use_gpu_variant (GstClContext * ctx)
 {
@@ -826,6 +849,13 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
       gst_cl_histogram_reset (filter);
       return FALSE;
     }
+  /* built whether overlay is on or not: it may be switched on while
+   * playing, and no program is built in the streaming thread per frame */
+  if (use_device_blend (self, ctx) &&
+      !(self->blend = gst_cl_histogram_blend_new (filter))) {
+    gst_cl_histogram_reset (filter);
+    return FALSE;
+  }
 
   /* buffers made once per caps: no per-frame allocation */
   self->result = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
@@ -879,6 +909,7 @@ gst_cl_histogram_reset (GstClBaseFilter * filter)
   if (self->partial)
     clReleaseMemObject (self->partial);
   self->result = self->partial = NULL;
+  g_clear_pointer (&self->blend, gst_cl_histogram_blend_free);
   g_clear_pointer (&self->host, g_free);
   g_clear_pointer (&self->accum, g_free);
   g_clear_pointer (&self->single, g_free);
@@ -1152,6 +1183,43 @@ get_roi (GstClHistogram * self, const GstVideoInfo * info,
   roi[3] = (h == 0 || h > fh - y) ? fh - y : h;
 }
 
+static gboolean
+blend_boxes (gpointer user_data, const GstClHistogramOverlayBox * boxes,
+    guint n_boxes)
+{
+  GstClHistogram *self = user_data;
+
+  return gst_cl_histogram_blend_boxes (self->blend, &self->draw_frame,
+      gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self)), boxes,
+      n_boxes);
+}
+
+/* Counts @buf's pixels. When the overlay is to be blended into them on the
+ * device, the frame stays mapped in place (self->draw_frame) for
+ * decorate (); gst_cl_histogram_transform_ip () unmaps it. */
+static gboolean
+count_frame (GstClHistogram * self, GstBuffer * buf,
+    const GstClHistogramOverlaySettings * ov)
+{
+  GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
+
+  /* device memory shared with another buffer is not ours to change: the
+   * host path maps it for writing, which copies it (host memory mapped in
+   * place is copied the same way) */
+  if (!self->blend || !ov->enabled ||
+      g_atomic_int_get (&self->downstream_composition) ||
+      !gst_buffer_is_writable (buf) ||
+      (gst_is_cl_memory (gst_buffer_peek_memory (buf, 0)) &&
+          !gst_buffer_is_all_memory_writable (buf)) ||
+      !gst_cl_histogram_overlay_takes_boxes (self->overlay,
+          gst_cl_base_filter_get_in_info (filter)))
+    return gst_cl_base_filter_transform_ip (filter, buf) == GST_FLOW_OK;
+  if (!gst_cl_base_filter_map_in_place (filter, buf, &self->draw_frame))
+    return FALSE;
+  self->draw_mapped = TRUE;
+  return gst_cl_histogram_process (filter, &self->draw_frame, NULL);
+}
+
 /* The overlay and the meta of @buf: the interval so far (this frame when
  * interval is 0) */
 static gboolean
@@ -1179,6 +1247,10 @@ decorate (GstClHistogram * self, GstBuffer * buf, gboolean attach_meta,
     return TRUE;
   d.bins = MIN (self->last_bins, self->range);
   memcpy (d.roi, self->last_roi, sizeof (d.roi));
+  if (self->draw_mapped)
+    /* the frame's device copy, mapped in place by count_frame () */
+    return gst_cl_histogram_overlay_draw_boxes (self->overlay, ov, info, &d,
+        blend_boxes, self);
   if (!gst_cl_histogram_overlay_draw (self->overlay, ov, info, buf,
           g_atomic_int_get (&self->downstream_composition), &d)) {
     GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
@@ -1191,9 +1263,8 @@ decorate (GstClHistogram * self, GstBuffer * buf, gboolean attach_meta,
 }
 
 static GstFlowReturn
-gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+count_and_decorate (GstClHistogram * self, GstBuffer * buf)
 {
-  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
   GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
   const GstVideoInfo *info = gst_cl_base_filter_get_in_info (filter);
   GstClockTime ts = GST_BUFFER_PTS (buf), dur = GST_BUFFER_DURATION (buf);
@@ -1219,7 +1290,7 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 
   get_roi (self, info, &fs, roi);
   /* counts the frame where it is (device memory read in place) */
-  if (gst_cl_base_filter_transform_ip (filter, buf) != GST_FLOW_OK)
+  if (!count_frame (self, buf, ov))
     return GST_FLOW_ERROR;
   n = (gsize) self->n_channels * self->range;
 
@@ -1278,6 +1349,19 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   if (complete)
     post_message (self);
   return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstClHistogram *self = GST_CL_HISTOGRAM (trans);
+  GstFlowReturn ret = count_and_decorate (self, buf);
+
+  if (self->draw_mapped) {
+    gst_cl_frame_unmap (&self->draw_frame);
+    self->draw_mapped = FALSE;
+  }
+  return ret;
 }
 
 /* Like cairooverlay: in passthrough and in place GstBaseTransform never calls

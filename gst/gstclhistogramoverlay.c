@@ -36,9 +36,12 @@
  * the channels whose bars reach it, 0 for the background */
 #define MAX_CHANNELS 7
 #define N_CLASSES (1 << MAX_CHANNELS)
+G_STATIC_ASSERT (N_CLASSES == GST_CL_HISTOGRAM_OVERLAY_CLASSES);
 
 /* "gstreamer": blend with gst_video_overlay_composition_blend whatever the
- * format (tests and benchmarks compare the two blenders this way) */
+ * format (tests and benchmarks compare the two blenders this way); "host"
+ * or "device": where the element blends (tests run the device blender on
+ * PoCL this way) */
 #define BLEND_ENV "GST_CL_HISTOGRAM_OVERLAY_BLEND"
 
 /* property ids relative to the first one */
@@ -260,6 +263,7 @@ typedef struct
 struct _GstClHistogramOverlay
 {
   gboolean gst_blend;           /* always gst_video_overlay_composition_blend */
+  GstClHistogramOverlayBlender blender;
   GstBufferPool *pool;          /* ARGB pixels of the visible box */
   GstVideoInfo argb;
   GstBuffer *aligned;           /* scratch frame for odd layouts */
@@ -289,6 +293,12 @@ gst_cl_histogram_overlay_new (void)
   const gchar *b = g_getenv (BLEND_ENV);
 
   ov->gst_blend = b && !g_ascii_strcasecmp (b, "gstreamer");
+  if (ov->gst_blend)
+    ov->blender = GST_CL_HISTOGRAM_OVERLAY_BLENDER_GSTREAMER;
+  else if (b && !g_ascii_strcasecmp (b, "host"))
+    ov->blender = GST_CL_HISTOGRAM_OVERLAY_BLENDER_HOST;
+  else if (b && !g_ascii_strcasecmp (b, "device"))
+    ov->blender = GST_CL_HISTOGRAM_OVERLAY_BLENDER_DEVICE;
   return ov;
 }
 
@@ -1361,4 +1371,70 @@ gst_cl_histogram_overlay_draw (GstClHistogramOverlay * ov,
   }
   gst_video_overlay_composition_unref (comp);
   return ok;
+}
+
+GstClHistogramOverlayBlender
+gst_cl_histogram_overlay_get_blender (GstClHistogramOverlay * ov)
+{
+  return ov->blender;
+}
+
+gboolean
+gst_cl_histogram_overlay_takes_boxes (GstClHistogramOverlay * ov,
+    const GstVideoInfo * info)
+{
+  return !ov->gst_blend && can_blend_fast (info->finfo);
+}
+
+/* @out's rectangle @b and the colours of every component of @info for
+ * @colours (@n_cls classes), as blend_classes computes them */
+static void
+make_box (GstClHistogramOverlayBox * out, const Box * b,
+    const GstVideoInfo * info, const guint8 * cls,
+    const guint32 colours[N_CLASSES], guint n_cls)
+{
+  const GstVideoFormatInfo *fi = info->finfo;
+  gboolean yuv = !GST_VIDEO_FORMAT_INFO_IS_RGB (fi);
+  guint c;
+
+  out->x = b->vx;
+  out->y = b->vy;
+  out->w = b->vw;
+  out->h = b->vh;
+  out->classes = cls;
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
+    CompTables t;
+
+    comp_tables (&t, colours, n_cls, yuv, c,
+        GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8);
+    out->comp[c].bg = t.bg_o;
+    out->comp[c].a = t.a;
+    memcpy (out->comp[c].bar, t.bar, sizeof (t.bar));
+  }
+}
+
+gboolean
+gst_cl_histogram_overlay_draw_boxes (GstClHistogramOverlay * ov,
+    const GstClHistogramOverlaySettings * s, const GstVideoInfo * info,
+    const GstClHistogramOverlayData * data, GstClHistogramOverlayBoxFunc func,
+    gpointer user_data)
+{
+  static const guint32 outline[N_CLASSES] = { 0, OUTLINE_ARGB };
+  gint fw = GST_VIDEO_INFO_WIDTH (info), fh = GST_VIDEO_INFO_HEIGHT (info);
+  GstClHistogramOverlayBox out[5];
+  Box boxes[5], *b = &boxes[0], *edges = &boxes[1];
+  guint n_edges, n = 0, i;
+
+  place_box (s, fw, fh, b);
+  n_edges = outline_edges (s, data, fw, fh, edges);
+  if (b->vw > 0 && b->vh > 0 && data->n_channels && data->bins) {
+    guint32 colours[N_CLASSES];
+    const guint8 *cls = classify (ov, s, data, b, colours);
+
+    make_box (&out[n++], b, info, cls, colours,
+        1u << MIN (data->n_channels, MAX_CHANNELS));
+  }
+  for (i = 0; i < n_edges; i++)
+    make_box (&out[n++], &edges[i], info, NULL, outline, 2);
+  return n == 0 || func (user_data, out, n);
 }

@@ -80,4 +80,58 @@ gboolean gst_cl_histogram_overlay_draw (GstClHistogramOverlay * ov,
     const GstClHistogramOverlaySettings * s, const GstVideoInfo * info,
     GstBuffer * buf, gboolean attach, const GstClHistogramOverlayData * data);
 
+/* Which blender draws into the pixels, from $GST_CL_HISTOGRAM_OVERLAY_BLEND
+ * ("host", "device", "gstreamer"; unset: AUTO, the element chooses by
+ * device) */
+typedef enum
+{
+  GST_CL_HISTOGRAM_OVERLAY_BLENDER_AUTO,
+  GST_CL_HISTOGRAM_OVERLAY_BLENDER_HOST,
+  GST_CL_HISTOGRAM_OVERLAY_BLENDER_DEVICE,
+  GST_CL_HISTOGRAM_OVERLAY_BLENDER_GSTREAMER,
+} GstClHistogramOverlayBlender;
+
+GstClHistogramOverlayBlender
+gst_cl_histogram_overlay_get_blender (GstClHistogramOverlay * ov);
+
+#define GST_CL_HISTOGRAM_OVERLAY_CLASSES 128
+
+/* One component's colours in a box: every bar class's sample (8-bit, or
+ * 16-bit for 16-bit samples) and the background's value @bg (0..255) at
+ * alpha @a (0..255) */
+typedef struct
+{
+  guint bg, a;
+  guint16 bar[GST_CL_HISTOGRAM_OVERLAY_CLASSES];
+} GstClHistogramOverlayColours;
+
+/* A box for another blender (the OpenCL device): the visible rectangle in
+ * frame pixels, its classes (w * h bytes, row-major; 0 = background, else
+ * the bar class; NULL: class 1 everywhere) and the colours of each of the
+ * format's components, in component order. Blending the boxes in order
+ * gives the bytes gst_cl_histogram_overlay_draw () gives. */
+typedef struct
+{
+  gint x, y, w, h;
+  const guint8 *classes;
+  GstClHistogramOverlayColours comp[GST_VIDEO_MAX_COMPONENTS];
+} GstClHistogramOverlayBox;
+
+typedef gboolean (*GstClHistogramOverlayBoxFunc) (gpointer user_data,
+    const GstClHistogramOverlayBox * boxes, guint n_boxes);
+
+/* Whether gst_cl_histogram_overlay_draw_boxes () takes @info's format (the
+ * formats of plain 8- and 16-bit samples, unless $..._BLEND=gstreamer) */
+gboolean gst_cl_histogram_overlay_takes_boxes (GstClHistogramOverlay * ov,
+    const GstVideoInfo * info);
+/* Computes what gst_cl_histogram_overlay_draw () would blend into a frame
+ * of @info and hands it to @func as boxes (the graph, then the ROI
+ * outline's edges); the pixels are @func's business. TRUE when there is
+ * nothing to draw, else what @func returns. The boxes are valid during the
+ * call only. */
+gboolean gst_cl_histogram_overlay_draw_boxes (GstClHistogramOverlay * ov,
+    const GstClHistogramOverlaySettings * s, const GstVideoInfo * info,
+    const GstClHistogramOverlayData * data, GstClHistogramOverlayBoxFunc func,
+    gpointer user_data);
+
 G_END_DECLS

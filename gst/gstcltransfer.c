@@ -104,9 +104,11 @@ ensure_staging (GstClTransfer * t, gsize size)
 }
 
 static gboolean
-can_wrap (GstClContext * ctx, gconstpointer ptr)
+can_wrap (GstClTransfer * t, gconstpointer ptr)
 {
-  return !gst_cl_context_is_gpu (ctx) &&
+  GstClContext *ctx = t->ctx;
+
+  return !t->in_place && !gst_cl_context_is_gpu (ctx) &&
       ((guintptr) ptr % ctx->mem_base_addr_align) == 0;
 }
 
@@ -119,7 +121,7 @@ attach_region (GstClFrame * frame, guint8 * base, gsize size)
   cl_int err;
 
   frame->size = size;
-  if (can_wrap (ctx, base)) {
+  if (can_wrap (t, base)) {
     frame->mem = clCreateBuffer (ctx->context, t->flags | CL_MEM_USE_HOST_PTR,
         size, base, &err);
     if (!check (t, err, "clCreateBuffer",
@@ -393,7 +395,8 @@ wrap_shift (const GstClFrame * frame, const guint8 * base)
   GstClContext *ctx = frame->transfer->ctx;
   gsize align = ctx->mem_base_addr_align;
 
-  if (frame->is_output || gst_cl_context_is_gpu (ctx) ||
+  if (frame->is_output || frame->transfer->in_place ||
+      gst_cl_context_is_gpu (ctx) ||
       4096 % align != 0)
     return 0;
   return (guintptr) base % align;
@@ -500,8 +503,12 @@ map_video (GstClFrame * frame, const GstVideoInfo * info)
 
   if (!check_buffer (frame, info))
     return FALSE;
+  /* in place: no reference, the caller still adds metas to the buffer
+   * (it outlives the frame) */
   if (!gst_video_frame_map (vf, (GstVideoInfo *) info, frame->buffer,
-          output ? GST_MAP_WRITE : GST_MAP_READ)) {
+          output ? GST_MAP_WRITE : frame->transfer->in_place ?
+          GST_MAP_READWRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF :
+          GST_MAP_READ)) {
     memset (vf, 0, sizeof (*vf));
     GST_ELEMENT_ERROR (frame->transfer->element, STREAM, FAILED,
         ("Could not map the %s frame%s.", direction (frame),
@@ -560,6 +567,155 @@ failed:
   /* callers need not unmap a frame whose mapping failed */
   gst_cl_frame_unmap (frame);
   return FALSE;
+}
+
+gboolean
+gst_cl_frame_map_in_place (GstClTransfer * t, GstClContext * ctx,
+    GstBuffer * buffer, const GstVideoInfo * info, GstClFrame * frame)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (!t->output && info != NULL, FALSE);
+  if (t->flags != CL_MEM_READ_WRITE) {
+    /* kernels write the device copy; read-only frames use it too */
+    gst_cl_transfer_reset (t);
+    t->flags = CL_MEM_READ_WRITE;
+  }
+  t->in_place = TRUE;
+  ok = gst_cl_frame_map (t, ctx, buffer, info, frame);
+  t->in_place = FALSE;
+  return ok;
+}
+
+/* Where plane @p's samples of the pixel rectangle (@x, @y, @w, @h) lie:
+ * bytes [x0, x1) of rows [y0, y1) */
+typedef struct
+{
+  gsize x0, x1, y0, y1;
+  gsize start;                  /* byte of (x0, y0) in the device buffer */
+  gboolean rows;                /* read as one run of whole rows */
+  gsize size;                   /* bytes in the staging memory */
+} PlaneRect;
+
+/* @rows: read whole rows (one linear read) instead of the rectangle; also
+ * where the plane does not start on a row of its own (a rectangle read's
+ * origin must lie within a row) and where its last row is not whole in the
+ * buffer (NVIDIA refuses a rectangle whose last row's pitch passes the
+ * buffer's end: the buffer ends at the frame's last pixel) */
+static gboolean
+plane_rect (const GstClFrame * frame, const GstVideoInfo * info, guint p,
+    const gint * rect, gboolean rows, PlaneRect * r)
+{
+  const GstVideoFormatInfo *fi = info->finfo;
+  gsize stride = frame->stride[p];
+  guint c;
+
+  r->x0 = G_MAXSIZE;
+  r->x1 = r->y0 = r->y1 = 0;
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
+    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
+    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
+    gsize ps = GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, c);
+    gsize off = GST_VIDEO_FORMAT_INFO_POFFSET (fi, c);
+    gsize bytes = GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8 ? 2 : 1;
+
+    if (GST_VIDEO_FORMAT_INFO_PLANE (fi, c) != p)
+      continue;
+    r->x0 = MIN (r->x0, (gsize) (rect[0] >> ws) * ps + off);
+    r->x1 = MAX (r->x1, (gsize) ((rect[0] + rect[2] - 1) >> ws) * ps + off +
+        bytes);
+    r->y0 = rect[1] >> hs;
+    r->y1 = ((rect[1] + rect[3] - 1) >> hs) + 1;
+  }
+  if (r->x0 >= r->x1 || r->y0 >= r->y1 || stride == 0)
+    return FALSE;
+  /* inside the frame, which was checked to fit the device buffer below
+   * 2^31 (measure_plane): nothing here overflows */
+  r->start = frame->offset[p] + r->y0 * stride + r->x0;
+  r->rows = rows || frame->offset[p] % stride != 0 ||
+      frame->offset[p] + r->y1 * stride > frame->size;
+  r->size = r->rows ? (r->y1 - r->y0 - 1) * stride + (r->x1 - r->x0) :
+      (r->x1 - r->x0) * (r->y1 - r->y0);
+  return TRUE;
+}
+
+#define STAGING_ALIGN 64
+
+gsize
+gst_cl_frame_rect_size (const GstClFrame * frame, const GstVideoInfo * info,
+    const gint rect[4], gboolean rows)
+{
+  gsize total = 0;
+  PlaneRect r;
+  guint p;
+
+  if (frame->on_device || rect[2] <= 0 || rect[3] <= 0)
+    return 0;
+  for (p = 0; p < frame->n_planes; p++)
+    if (plane_rect (frame, info, p, rect, rows, &r))
+      total += gst_cl_round_up (r.size, STAGING_ALIGN);
+  return total;
+}
+
+gboolean
+gst_cl_frame_read_rect (GstClFrame * frame, const GstVideoInfo * info,
+    const gint rect[4], gboolean rows, guint8 * staging)
+{
+  GstClTransfer *t = frame->transfer;
+  const gchar *call = "clEnqueueReadBuffer";
+  cl_int err = CL_SUCCESS;
+  PlaneRect r;
+  guint p;
+
+  if (frame->on_device || rect[2] <= 0 || rect[3] <= 0)
+    return TRUE;
+  g_return_val_if_fail (frame->is_video && !frame->wrapped, FALSE);
+  frame->queue_idle = FALSE;
+  for (p = 0; p < frame->n_planes && err == CL_SUCCESS; p++) {
+    gsize stride = frame->stride[p];
+
+    if (!plane_rect (frame, info, p, rect, rows, &r))
+      continue;
+    if (r.rows) {
+      err = clEnqueueReadBuffer (t->ctx->queue, frame->mem, CL_FALSE,
+          r.start, r.size, staging, 0, NULL, NULL);
+    } else {
+      /* the plane starts on a row: the origin is (x0, its row + y0) */
+      gsize buffer_origin[3] = { r.x0, frame->offset[p] / stride + r.y0, 0 };
+      gsize host_origin[3] = { 0, 0, 0 };
+      gsize region[3] = { r.x1 - r.x0, r.y1 - r.y0, 1 };
+
+      call = "clEnqueueReadBufferRect";
+      err = clEnqueueReadBufferRect (t->ctx->queue, frame->mem, CL_FALSE,
+          buffer_origin, host_origin, region, stride, 0, region[0], 0,
+          staging, 0, NULL, NULL);
+    }
+    staging += gst_cl_round_up (r.size, STAGING_ALIGN);
+  }
+  return check (t, err, call, "Could not read the drawn overlay back from the OpenCL device");
+}
+
+void
+gst_cl_frame_put_rect (GstClFrame * frame, const GstVideoInfo * info,
+    const gint rect[4], gboolean rows, const guint8 * staging)
+{
+  PlaneRect r;
+  guint p;
+  gsize y;
+
+  if (frame->on_device || rect[2] <= 0 || rect[3] <= 0)
+    return;
+  for (p = 0; p < frame->n_planes; p++) {
+    gsize stride = frame->stride[p];
+    guint8 *dst = GST_VIDEO_FRAME_PLANE_DATA (&frame->vframe, p);
+
+    if (!plane_rect (frame, info, p, rect, rows, &r))
+      continue;
+    for (y = r.y0; y < r.y1; y++)
+      memcpy (dst + y * stride + r.x0, staging + (y - r.y0) * (r.rows ?
+              stride : r.x1 - r.x0), r.x1 - r.x0);
+    staging += gst_cl_round_up (r.size, STAGING_ALIGN);
+  }
 }
 
 gboolean

@@ -55,6 +55,7 @@ struct _GstClTransfer
                                  * pass wrote there) */
   cl_mem staging;               /* device buffer, grown to the largest frame */
   gsize staging_size;
+  gboolean in_place;            /* the frame being mapped is changed on the device */
 };
 
 GstClTransfer *gst_cl_transfer_new (GstElement * element, gboolean output);
@@ -73,6 +74,29 @@ void gst_cl_transfer_free (GstClTransfer * transfer);
  * On failure an element error is posted and nothing is left mapped. */
 gboolean gst_cl_frame_map (GstClTransfer * transfer, GstClContext * ctx,
     GstBuffer * buffer, const GstVideoInfo * info, GstClFrame * frame);
+/* An input @buffer (writable) that kernels change in place: like
+ * gst_cl_frame_map(), but host memory is mapped for reading and writing and
+ * always copied to the device, never wrapped (kernels change the device
+ * copy; gst_cl_frame_read_rect() brings their changes back). The
+ * transfer's device buffer becomes writable for good (made once). */
+gboolean gst_cl_frame_map_in_place (GstClTransfer * transfer,
+    GstClContext * ctx, GstBuffer * buffer, const GstVideoInfo * info,
+    GstClFrame * frame);
+/* A frame mapped in place, the pixel rectangle @rect (x, y, w, h; inside
+ * the frame) of it changed on the device: gst_cl_frame_read_rect()
+ * enqueues reads of every plane's samples of it (rectangle reads, or with
+ * @rows one linear read of whole rows) into @staging (host memory of
+ * gst_cl_frame_rect_size() bytes; pinned memory makes them DMA); once the
+ * queue has run them, gst_cl_frame_put_rect() copies them into the host
+ * frame. Nothing to do for device memory (the kernels changed the buffer's
+ * own memory): size 0. */
+gsize gst_cl_frame_rect_size (const GstClFrame * frame,
+    const GstVideoInfo * info, const gint rect[4], gboolean rows);
+gboolean gst_cl_frame_read_rect (GstClFrame * frame,
+    const GstVideoInfo * info, const gint rect[4], gboolean rows,
+    guint8 * staging);
+void gst_cl_frame_put_rect (GstClFrame * frame, const GstVideoInfo * info,
+    const gint rect[4], gboolean rows, const guint8 * staging);
 /* Output: makes what kernels wrote land in the buffer (nothing to do for
  * device memory: the next user's work or map goes on the same in-order
  * queue) */

@@ -1686,6 +1686,9 @@ bench_chain (const gchar * format, gint w, gint h)
     {"conv", MB},
     {"conv-hist", MB " ! clhistogram"},
     {"up-conv-hist-down", "clupload ! " MB " ! clhistogram ! cldownload"},
+    {"up-hist-down", "clupload ! clhistogram ! cldownload"},
+    {"up-hist-overlay-down", "clupload ! clhistogram overlay=true ! "
+          "cldownload"},
     {"conv3", MB " ! " MB " ! " MB},
     {"up-conv3-down", "clupload ! " MB " ! " MB " ! " MB " ! cldownload"},
   };

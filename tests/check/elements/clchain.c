@@ -471,6 +471,76 @@ GST_START_TEST (test_memory_of_another_context)
 }
 GST_END_TEST;
 
+/* ---- clhistogram's overlay drawn in device memory ---- */
+
+static gint device_blends;
+
+/* counts clhistogram's log line for an overlay blended into device memory */
+static void
+count_device_blend (GstDebugCategory * cat, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  const gchar *text = gst_debug_message_get (message);
+
+  if (text && strstr (text, "blended on the device, in device memory"))
+    g_atomic_int_inc (&device_blends);
+}
+
+/* clupload ! clhistogram overlay=true ! cldownload with the device blender
+ * (GST_CL_HISTOGRAM_OVERLAY_BLEND=device does on PoCL what GPUs do): the
+ * overlay is blended into the OpenCL memory where it is, once per frame,
+ * and the bytes are the host blender's on system memory. Odd sizes, the
+ * ROI outline, 8- and 16-bit, packed, planar and semi-planar formats. */
+GST_START_TEST (test_overlay_in_device_memory)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV21,
+    GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_Y444,
+  };
+  static const gint sizes[][2] = { {3, 5}, {641, 479} };
+  const gchar *hist = "clhistogram name=hi overlay=true overlay-roi=true "
+      "roi-x=1 roi-y=2 roi-width=300 roi-height=100";
+  gchar *dev_desc = g_strdup_printf ("clupload ! %s ! cldownload", hist);
+  guint f, z;
+
+  gst_debug_set_threshold_for_name ("clfilters", GST_LEVEL_LOG);
+  gst_debug_remove_log_function (gst_debug_log_default);
+  gst_debug_add_log_function (count_device_blend, NULL, NULL);
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (z = 0; z < G_N_ELEMENTS (sizes); z++) {
+      gint w = sizes[z][0], h = sizes[z][1];
+      GstVideoInfo info;
+      GstBuffer *in, *dev, *sys;
+      Chain c;
+
+      in = test_frame_new (formats[f], w, h, (f + z) % 4, 7 * f + z, &info);
+      g_setenv ("GST_CL_HISTOGRAM_OVERLAY_BLEND", "device", TRUE);
+      g_atomic_int_set (&device_blends, 0);
+      dev = run_chain (dev_desc, in, formats[f], w, h, NULL, &c);
+      fail_unless (pad_has_cl_feature (c.h, "hi", "sink"));
+      fail_unless (pad_has_cl_feature (c.h, "hi", "src"));
+      chain_stop (&c);
+      fail_unless_equals_int (g_atomic_int_get (&device_blends), 1);
+      g_setenv ("GST_CL_HISTOGRAM_OVERLAY_BLEND", "host", TRUE);
+      sys = run_chain (hist, in, formats[f], w, h, NULL, NULL);
+      g_unsetenv ("GST_CL_HISTOGRAM_OVERLAY_BLEND");
+
+      gst_video_info_set_format (&info, formats[f], w, h);
+      fail_unless (test_frames_equal (dev, sys, &info), "%s %dx%d: %s",
+          gst_video_format_to_string (formats[f]), w, h, dev_desc);
+      gst_buffer_unref (in);
+      gst_buffer_unref (dev);
+      gst_buffer_unref (sys);
+    }
+  gst_debug_remove_log_function (count_device_blend);
+  gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
+  gst_debug_unset_threshold_for_name ("clfilters");
+  g_free (dev_desc);
+}
+GST_END_TEST;
+
 static Suite *
 clchain_suite (void)
 {
@@ -486,6 +556,7 @@ clchain_suite (void)
   tcase_add_test (tc, test_context_shared_no_copy);
   tcase_add_test (tc, test_integral_image_on_device);
   tcase_add_test (tc, test_memory_of_another_context);
+  tcase_add_test (tc, test_overlay_in_device_memory);
   return s;
 }
 

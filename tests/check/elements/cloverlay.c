@@ -5,7 +5,8 @@
  * sizes, padded layouts, the ROI, intervals, both drawing paths (blend;
  * GstVideoOverlayCompositionMeta when downstream announces it), property
  * changes while playing, the custom meta against the message, and a frame
- * that cannot be written. */
+ * that cannot be written. The cloverlay-device test runs them all with the
+ * element's blend on the OpenCL device (GST_CL_TEST_OVERLAY_BLEND=device). */
 #include <string.h>
 #include <math.h>
 #include <gst/check/gstcheck.h>
@@ -21,6 +22,10 @@
 /* TRUE: the element blends with gst_video_overlay_composition_blend instead
  * of its own blender */
 static gboolean gst_blender;
+/* the element's own blender: "host" or "device" (on PoCL too), from
+ * $GST_CL_TEST_OVERLAY_BLEND ("device": the cloverlay-device test); NULL:
+ * the element chooses (host on CPU devices) */
+static const gchar *own_blender;
 
 static const GstVideoFormat all_formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_RGB,
@@ -452,6 +457,8 @@ new_harness (GstBus ** bus, const Look * l, gboolean downstream_meta)
 
   if (gst_blender)
     g_setenv (BLEND_ENV, "gstreamer", TRUE);
+  else if (own_blender)
+    g_setenv (BLEND_ENV, own_blender, TRUE);
   else
     g_unsetenv (BLEND_ENV);
   el = gst_element_factory_make ("clhistogram", NULL);
@@ -1327,6 +1334,8 @@ cloverlay_suite (void)
 {
   Suite *s = suite_create ("cloverlay");
   TCase *tc = tcase_create ("general");
+
+  own_blender = g_getenv ("GST_CL_TEST_OVERLAY_BLEND");
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_property_specs);
