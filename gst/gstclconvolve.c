@@ -103,6 +103,7 @@ enum
 #define REG_MAX_R 5
 #define STRIPS_LX 1           /* strips work-group: 1x8 */
 #define STRIPS_LY 8
+#define FIX2D_ROWS 4            /* conv2d_fixed: output rows per work-item */
 
 typedef struct
 {
@@ -1086,12 +1087,16 @@ sep_global (const ConvArgs * c, gsize global[2])
   global[1] = ((gsize) c->height + SEP_ROWS - 1) / SEP_ROWS;
 }
 
+/* conv2d_fixed makes FIX2D_ROWS rows per work-item, conv2d_strips one */
 static void
-strips_global (const ConvArgs * c, gsize global[2])
+strips_global (const ConvArgs * c, gboolean fixed, gsize global[2])
 {
+  gsize rows = fixed ? FIX2D_ROWS : 1;
+
   global[0] = gst_cl_global_size (((gsize) c->width * c->ch + STRIP - 1) /
       STRIP, strips_local[0]);
-  global[1] = gst_cl_global_size (c->height, strips_local[1]);
+  global[1] = gst_cl_global_size ((c->height + rows - 1) / rows,
+      strips_local[1]);
 }
 
 /* GPU separable path: row pass into @tmp, column pass into the output */
@@ -1129,6 +1134,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   const GstClConvolveKernel *k = self->frame_kernel;
   gsize rowlen = (gsize) pl->width * pl->ch;
   gsize g[2];
+  gboolean fixed;
   ConvArgs c;
 
   conv_args (&c, pl, k, bval, border);
@@ -1184,9 +1190,10 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     }
   }
 
-  strips_global (&c, g);
-  GST_CL_LAUNCH (self, path_arith (self, k) == ARITH_FIXED ? ks->strips_fixed :
-      ks->strips, 2, g, strips_local, CONV_WHAT, STRIPS_ARGS (in, out, p, &c));
+  fixed = path_arith (self, k) == ARITH_FIXED;
+  strips_global (&c, fixed, g);
+  GST_CL_LAUNCH (self, fixed ? ks->strips_fixed : ks->strips, 2, g,
+      strips_local, CONV_WHAT, STRIPS_ARGS (in, out, p, &c));
   return TRUE;
 fail:
   return FALSE;
@@ -1230,7 +1237,7 @@ warm_up_kernel (GstClContext * ctx, cl_command_queue queue, cl_kernel kernel,
   } else {
     const GstClArg args[] = { STRIPS_ARGS (&f, &f, 0, &c) };
 
-    strips_global (&c, global);
+    strips_global (&c, FALSE, global);
     err = gst_cl_kernel_set_args (kernel, args, G_N_ELEMENTS (args));
   }
   if (err == CL_SUCCESS)

@@ -932,6 +932,8 @@ gst_cl_histogram_start (GstBaseTransform * trans)
 /* ---- per frame ---- */
 
 #define HIST_WHAT "Could not compute the histogram"
+/* CPU devices: the fewest pixels worth a band of its own */
+#define MIN_BAND_PIXELS 16384
 
 /* Enqueues @pass over the region (x, y, w, h) given in luma pixels */
 static gboolean
@@ -956,7 +958,10 @@ enqueue_pass (GstClHistogram * self, Pass * pass, GstClFrame * frame,
         GST_CL_ARG (y0), GST_CL_ARG (w), GST_CL_ARG (h),
         GST_CL_ARG (self->result), GST_CL_ARG (out_base));
   } else {
-    cl_int rows = (h + self->max_bands - 1) / self->max_bands;
+    /* a band zeroes and sums NCOPY private histograms: small regions get
+     * fewer, longer bands (a 16x16 frame one, not max_bands) */
+    cl_int rows = MAX ((cl_int) ((h + self->max_bands - 1) / self->max_bands),
+        (MIN_BAND_PIXELS + w - 1) / MAX (w, 1));
     cl_int nbands = (h + rows - 1) / rows;
     gsize merge_n = (gsize) pass->n_out * self->range;
     /* with host_merge each pass has its own bands in @partial */

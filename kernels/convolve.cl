@@ -810,54 +810,21 @@ store_fixed (fix32_t acc, int s, int n, int alpha_pos,
   }
 }
 
-/* The 2-D kernel (conv2d_strips' arguments, layout and launch size) */
-__kernel void
-conv2d_fixed (__global const uchar * src, uint soff, int sstride,
-    __global uchar * dst, uint doff, int dstride, int width, int height,
-    int ch, int alpha_pos, __constant int4 * taps, int ntaps, int rx,
-    int bval, int border, int direct, PARAMS)
+/* conv2d_fixed's output rows per work-item: a tap's decoding, row choice
+ * and border test are paid once for FIX2D_ROWS rows (eight accumulators
+ * stay in registers) */
+#define FIX2D_ROWS 4
+
+/* One edge strip's row @y: taps come in row order, one row fill per kernel
+ * row */
+inline void
+conv2d_fixed_edge (__global const uchar * sbase, int sstride, int y, int sx,
+    int rowlen, int width, int height, int ch, __constant int4 * taps,
+    int ntaps, int rxs, int bval, int border, fix32_t * a)
 {
-  int sx = get_global_id (0) * STRIP, y = get_global_id (1);
-  int rowlen = width * ch, rxs = rx * ch;
-  __global const uchar *sbase = src + soff;
-  __global uchar *drow;
-  fix32_t a0, a1;
   ushort buf[STRIP + 2 * MAX_APRON];
   int cur_dy = -1000;
 
-  if (sx >= rowlen || y >= height)
-    return;
-  drow = dst + doff + y * dstride;
-  a0 = a1 = (fix32_t) ((ushort) (ntaps / 2));
-  /* inside the row, taps read the frame: a Q8 copy in private memory
-   * would be read back before its stores retire (a store-forwarding
-   * stall on every tap) */
-  if (sx >= rxs && sx + STRIP + rxs <= rowlen) {
-    __global const uchar *row = 0;
-
-    for (int t = 0; t < ntaps; t++) {
-      int4 tp = taps[t];
-      fix32_t c = (fix32_t) ((ushort) tp.w);
-
-      if (tp.y != cur_dy) {
-        int yy = map_index (y + tp.y, height, border);
-
-        cur_dy = tp.y;
-        row = yy < 0 ? 0 : ROW (sbase, sstride, yy) + sx;
-      }
-      if (row) {
-        a0 += mul_hi32 (TO_Q8 (LOAD32 (row + tp.x * ch)), c);
-        a1 += mul_hi32 (TO_Q8 (LOAD32 (row + tp.x * ch + 32)), c);
-      } else {
-        fix32_t b = mul_hi32 ((fix32_t) ((ushort) (bval << 8)), c);
-
-        a0 += b;
-        a1 += b;
-      }
-    }
-    ntaps = 0;
-  }
-  /* edge strips: taps come in row order, one row fill per kernel row */
   for (int t = 0; t < ntaps; t++) {
     int4 tp = taps[t];
     fix32_t c = (fix32_t) ((ushort) tp.w);
@@ -869,13 +836,81 @@ conv2d_fixed (__global const uchar * src, uint soff, int sstride,
           sx, rxs, rowlen, width, ch, bval, border, buf);
     }
     q = buf + rxs + tp.x * ch;
-    a0 += mul_hi32 (FLOAD (q), c);
-    a1 += mul_hi32 (FLOAD (q + 32), c);
+    a[0] += mul_hi32 (FLOAD (q), c);
+    a[1] += mul_hi32 (FLOAD (q + 32), c);
   }
-  store_fixed (a0, sx, rowlen - sx, alpha_pos, ROW (sbase, sstride, y), drow);
-  if (rowlen - sx > 32)
-    store_fixed (a1, sx + 32, rowlen - sx - 32, alpha_pos,
-        ROW (sbase, sstride, y), drow);
+}
+
+/* The 2-D kernel (conv2d_strips' arguments and layout); work-item (i, j)
+ * makes rows FIX2D_ROWS * j ... of strip i. Taps come in row order. */
+__kernel void
+conv2d_fixed (__global const uchar * src, uint soff, int sstride,
+    __global uchar * dst, uint doff, int dstride, int width, int height,
+    int ch, int alpha_pos, __constant int4 * taps, int ntaps, int rx,
+    int bval, int border, int direct, PARAMS)
+{
+  int sx = get_global_id (0) * STRIP, y0 = get_global_id (1) * FIX2D_ROWS;
+  int rowlen = width * ch, rxs = rx * ch;
+  __global const uchar *sbase = src + soff;
+  fix32_t init = (fix32_t) ((ushort) (ntaps / 2));
+  fix32_t a00, a01, a10, a11, a20, a21, a30, a31;
+  int nrows;
+
+  if (sx >= rowlen || y0 >= height)
+    return;
+  nrows = min (FIX2D_ROWS, height - y0);
+  if (ntaps == 0 || sx < rxs || sx + STRIP + rxs > rowlen ||
+      y0 + taps[0].y < 0 || y0 + FIX2D_ROWS - 1 + taps[ntaps - 1].y >=
+      height) {
+    /* near an edge: row by row through a bordered copy */
+    for (int r = 0; r < nrows; r++) {
+      fix32_t e[2] = { init, init };
+      __global const uchar *srow = ROW (sbase, sstride, y0 + r);
+      __global uchar *drow = dst + doff + (y0 + r) * dstride;
+
+      conv2d_fixed_edge (sbase, sstride, y0 + r, sx, rowlen, width, height,
+          ch, taps, ntaps, rxs, bval, border, e);
+      store_fixed (e[0], sx, rowlen - sx, alpha_pos, srow, drow);
+      if (rowlen - sx > 32)
+        store_fixed (e[1], sx + 32, rowlen - sx - 32, alpha_pos, srow, drow);
+    }
+    return;
+  }
+
+  /* every tap of every row reads the frame: no border, no copy (a Q8 copy
+   * in private memory would be read back before its stores retire) */
+  a00 = a01 = a10 = a11 = a20 = a21 = a30 = a31 = init;
+  for (int t = 0; t < ntaps; t++) {
+    int4 tp = taps[t];
+    fix32_t c = (fix32_t) ((ushort) tp.w);
+    __global const uchar *p = ROW (sbase, sstride, y0 + tp.y) + sx +
+        tp.x * ch;
+
+    a00 += mul_hi32 (TO_Q8 (LOAD32 (p)), c);
+    a01 += mul_hi32 (TO_Q8 (LOAD32 (p + 32)), c);
+    p += sstride;
+    a10 += mul_hi32 (TO_Q8 (LOAD32 (p)), c);
+    a11 += mul_hi32 (TO_Q8 (LOAD32 (p + 32)), c);
+    p += sstride;
+    a20 += mul_hi32 (TO_Q8 (LOAD32 (p)), c);
+    a21 += mul_hi32 (TO_Q8 (LOAD32 (p + 32)), c);
+    p += sstride;
+    a30 += mul_hi32 (TO_Q8 (LOAD32 (p)), c);
+    a31 += mul_hi32 (TO_Q8 (LOAD32 (p + 32)), c);
+  }
+#define FIX2D_STORE(r, lo, hi) do {                                        \
+    __global const uchar *srow_ = ROW (sbase, sstride, y0 + (r));          \
+    __global uchar *drow_ = dst + doff + (y0 + (r)) * dstride;             \
+    store_fixed (lo, sx, rowlen - sx, alpha_pos, srow_, drow_);            \
+    if (rowlen - sx > 32)                                                  \
+      store_fixed (hi, sx + 32, rowlen - sx - 32, alpha_pos, srow_, drow_);\
+  } while (0)
+  /* the vertical test above keeps all FIX2D_ROWS rows inside the frame */
+  FIX2D_STORE (0, a00, a01);
+  FIX2D_STORE (1, a10, a11);
+  FIX2D_STORE (2, a20, a21);
+  FIX2D_STORE (3, a30, a31);
+#undef FIX2D_STORE
 }
 
 /* Row pass of input row @yy (-1: the border row) as Q8, 64 samples */
