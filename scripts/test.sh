@@ -28,7 +28,8 @@ test_interval_backwards,test_interval_unstamped,test_controlled_bins,\
 test_channels_caps,test_message_counts_modes
 memcheck clconvolve test_kernel_property_order,test_kernel_integer_values,\
 test_fixed_point
-memcheck clchain test_chain_small,test_renegotiate_mid_stream
+memcheck clchain test_chain_small,test_renegotiate_mid_stream,\
+test_overlay_in_device_memory
 memcheck clhostile test_hostile_strides,test_hostile_separate_planes,\
 test_hostile_16bit,test_unaddressable_caps
 memcheck clallocation test_passthrough_forwards_downstream_pool,\
@@ -40,5 +41,6 @@ test_convolve_live_changes
 memcheck cloverlay test_property_specs,test_meta_equals_message,\
 test_property_changes_while_playing,test_meta_path_keeps_upstream_composition,\
 test_meta_path_reuses_pixels,test_readonly_frame_copied,test_interval
+memcheck cloverlay-device test_property_changes_while_playing
 meson test -C build --setup valgrind --print-errorlogs clupload \
   example-histogram-meta
