@@ -480,6 +480,177 @@ CONV2D_REG (3)
 CONV2D_REG (4)
 CONV2D_REG (5)
 
+/* conv2d_px<R>_<CH> (GPU, matrices up to 11x11, planes of 1-sample pixels
+ * and 8-bit 4-sample pixels): no local memory and no barrier. A work-item
+ * computes PX_NX pixels of PX_ROWS rows; it walks down its input rows once
+ * and reads each row's window (its pixels plus R on each side) straight
+ * from global memory (the neighbouring work-items' reads of the same lines
+ * hit the L1 cache), four samples with one 32-bit load on 4-sample pixels.
+ * Each sample is widened to float once and feeds every output of the
+ * column it contributes to, as in conv2d_reg. Columns are border-mapped
+ * once per work-item and rows once per row, so edges cost no branches. On
+ * 4-sample pixels the alpha or x byte is neither widened nor computed: the
+ * output copies it from the source pixel. The coefficients come by value
+ * (a kernel argument, which GPUs keep in constant registers the multiply-
+ * adds read directly), as float on both paths: the host runs the integer
+ * path here only when every partial sum is an integer below 2^24, exact in
+ * float. Sums run in tap order, as in the other kernels. */
+#ifndef PX_NX1
+#define PX_NX1 8                /* outputs per work-item, 1-sample pixels */
+#endif
+#ifndef PX_NX4
+#define PX_NX4 2                /* outputs per work-item, 4-sample pixels */
+#endif
+#ifndef PX_ROWS
+#define PX_ROWS 8               /* outputs per work-item, vertically */
+#endif
+#define PX_WX 32
+#define PX_WY 4
+#define PX_NXMAX (PX_NX1 > PX_NX4 ? PX_NX1 : PX_NX4)
+
+/* the float of an integer sample (< 2^23): one OR and one subtract instead
+ * of an int-to-float conversion, which NVIDIA GPUs issue at a quarter of
+ * the rate of float arithmetic */
+inline float
+sample_to_float (uint v)
+{
+  return as_float (v | 0x4b000000u) - 8388608.0f;
+}
+
+inline void
+conv2d_px (__global const uchar * src, uint soff, int sstride,
+    __global uchar * dst, uint doff, int dstride, int width, int height,
+    int alpha_pos, const float *coef, int bval, int border, PARAMS,
+    const int R, const int CH)
+{
+  const int K = 2 * R + 1;
+  const int NX = CH == 4 ? PX_NX4 : PX_NX1, LANES = CH == 4 ? 3 : 1;
+  const int W = NX + 2 * R;     /* window: pixels of one input row */
+  int x0 = get_global_id (0) * NX, y0 = get_global_id (1) * PX_ROWS;
+  /* 4-sample pixels: the colour bytes shifted down to bytes 0..2 */
+  int ashift = alpha_pos == 0 ? 8 : 0;
+  __global const uchar *sbase = src + soff;
+  int cols[PX_NXMAX + 10];
+  float acc[PX_ROWS][PX_NXMAX][3];
+  float fbval = bval;
+
+  if (x0 >= width || y0 >= height)
+    return;
+#pragma unroll
+  for (int k = 0; k < W; k++)
+    cols[k] = map_index (x0 - R + k, width, border);
+#pragma unroll
+  for (int j = 0; j < PX_ROWS; j++)
+#pragma unroll
+    for (int i = 0; i < NX; i++)
+#pragma unroll
+      for (int l = 0; l < LANES; l++)
+        acc[j][i][l] = 0;
+
+#pragma unroll
+  for (int r = 0; r < PX_ROWS + 2 * R; r++) {
+    int my = map_index (y0 - R + r, height, border);
+    __global const uchar *row = sbase + max (my, 0) * sstride;
+    float v[PX_NXMAX + 10][3];
+
+#pragma unroll
+    for (int k = 0; k < W; k++) {
+      int outside = my < 0 || cols[k] < 0, c = max (cols[k], 0);
+
+      if (CH == 4) {
+        uint p = ((__global const uint *) row)[c] >> ashift;
+
+#pragma unroll
+        for (int l = 0; l < 3; l++)
+          v[k][l] = outside ? fbval : sample_to_float ((p >> (8 * l)) & 0xff);
+      } else {
+        v[k][0] = outside ? fbval :
+            sample_to_float (((__global const sample_t *) row)[c]);
+      }
+    }
+    /* input row r is kernel row r - j of output row j */
+#pragma unroll
+    for (int j = 0; j < PX_ROWS; j++) {
+      if (r - j >= 0 && r - j < K) {
+#pragma unroll
+        for (int dx = 0; dx < K; dx++) {
+          float c = coef[(r - j) * K + dx];
+
+#pragma unroll
+          for (int i = 0; i < NX; i++)
+#pragma unroll
+            for (int l = 0; l < LANES; l++)
+              acc[j][i][l] += c * v[i + dx][l];
+        }
+      }
+    }
+  }
+
+#pragma unroll
+  for (int j = 0; j < PX_ROWS; j++) {
+    int y = y0 + j;
+    __global uchar *drow = dst + doff + y * dstride;
+    __global const uchar *srow = sbase + y * sstride;
+
+    if (y >= height)
+      break;
+#pragma unroll
+    for (int i = 0; i < NX; i++) {
+      int x = x0 + i;
+
+      if (x >= width)
+        break;
+      /* acc holds an exact integer on the integer path */
+      if (CH == 4) {
+        uint keep = ((__global const uint *) srow)[x] &
+            (0xffu << (8 * alpha_pos));
+        uint p = 0;
+
+#pragma unroll
+        for (int l = 0; l < 3; l++)
+          p |= (uint) finish ((acc_t) acc[j][i][l], PARAM_ARGS) << (8 * l);
+        ((__global uint *) drow)[x] = (p << ashift) | keep;
+      } else {
+        ((__global sample_t *) drow)[x] =
+            (sample_t) finish ((acc_t) acc[j][i][0], PARAM_ARGS);
+      }
+    }
+  }
+}
+
+#define CONV2D_PX(R, CH) \
+__kernel __attribute__ ((reqd_work_group_size (PX_WX, PX_WY, 1))) void \
+conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
+    __global uchar * dst, uint doff, int dstride, int width, int height, \
+    int ch, int alpha_pos, px_coef##R##_t coef, int bval, int border, \
+    PARAMS) \
+{ \
+  conv2d_px (src, soff, sstride, dst, doff, dstride, width, height, \
+      alpha_pos, coef.c, bval, border, PARAM_ARGS, R, CH); \
+}
+
+/* the (2R+1)^2 coefficients, row order, by value */
+#define PX_COEF(R) \
+typedef struct { float c[(2 * R + 1) * (2 * R + 1)]; } px_coef##R##_t;
+
+PX_COEF (1)
+PX_COEF (2)
+PX_COEF (3)
+PX_COEF (4)
+PX_COEF (5)
+CONV2D_PX (1, 1)
+CONV2D_PX (2, 1)
+CONV2D_PX (3, 1)
+CONV2D_PX (4, 1)
+CONV2D_PX (5, 1)
+#if !DEPTH16
+CONV2D_PX (1, 4)
+CONV2D_PX (2, 4)
+CONV2D_PX (3, 4)
+CONV2D_PX (4, 4)
+CONV2D_PX (5, 4)
+#endif
+
 /* Separable pass 1: tmp[y][s] = sum_j row[j] * src[y][s + dx_j * ch] */
 __kernel void
 hpass_strips (__global const uchar * src, uint soff, int sstride,
