@@ -110,8 +110,10 @@ enum
 #define PX_NX1 8
 #define PX_NX4 2
 #define PX_ROWS 8
-/* GST_CL_CONVOLVE_PX=NX1,NX4,ROWS (tuning): other work-item shapes, or
- * "off": the conv2d_reg kernels instead */
+#define PX_MAX_R 5
+/* GST_CL_CONVOLVE_PX=NX1,NX4,ROWS,MAXR (tuning): other work-item shapes, or
+ * "off": the conv2d_reg kernels instead; GST_CL_CONVOLVE_PX_OPTS: more
+ * build options */
 #define PX_ENV "GST_CL_CONVOLVE_PX"
 /* float sums of integers are exact up to here */
 #define PX_EXACT_LIMIT (1 << 24)
@@ -183,6 +185,7 @@ struct _GstClConvolve
                                  * path is float anyway) */
   gboolean px_on;               /* GPU path: conv2d_px where it applies */
   gint px_nx1, px_nx4, px_rows; /* its work-item shape (build options) */
+  gint px_max_r;
   gint n2d, nrow, ncol;
   cl_int direct;                /* sparse matrix: taps read the frame */
   cl_mem tmp;                   /* separable intermediate, per caps */
@@ -772,11 +775,13 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   self->px_nx1 = PX_NX1;
   self->px_nx4 = PX_NX4;
   self->px_rows = PX_ROWS;
-  if (env && self->px_on && sscanf (env, "%d,%d,%d", &self->px_nx1,
-          &self->px_nx4, &self->px_rows) == 3) {
-    self->px_nx1 = CLAMP (self->px_nx1, 1, 16);
+  self->px_max_r = PX_MAX_R;
+  if (env && self->px_on && sscanf (env, "%d,%d,%d,%d", &self->px_nx1,
+          &self->px_nx4, &self->px_rows, &self->px_max_r) == 4) {
+    self->px_nx1 = self->px_nx1 > 8 ? 16 : 8;
     self->px_nx4 = CLAMP (self->px_nx4, 1, 8);
     self->px_rows = CLAMP (self->px_rows, 1, 32);
+    self->px_max_r = CLAMP (self->px_max_r, 1, REG_MAX_R);
   }
   self->fixed_ok = (ctx->device_type & CL_DEVICE_TYPE_CPU) != 0;
   /* On GPUs the one-pass 2-D kernels beat two passes through global memory
@@ -834,11 +839,13 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
 static gchar *
 program_options (GstClConvolve * self, gboolean integer)
 {
+  const gchar *more = g_getenv ("GST_CL_CONVOLVE_PX_OPTS");
+
   return g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D CPU_ONLY=%d "
-      "-D FIXED=%d -D PX_NX1=%d -D PX_NX4=%d -D PX_ROWS=%d",
+      "-D FIXED=%d -D PX_NX1=%d -D PX_NX4=%d -D PX_ROWS=%d -D PX_MAX_R=%d %s",
       self->depth16 ? 1 : 0, integer ? 1 : 0, self->use_tile ? 0 : 1,
       has_fixed_kernels (self, integer) ? 1 : 0, self->px_nx1, self->px_nx4,
-      self->px_rows);
+      self->px_rows, self->px_max_r, more ? more : "");
 }
 
 /* Creates @program's kernels that this device's path runs into @k; on
@@ -886,7 +893,8 @@ create_kernels (GstClConvolve * self, cl_program program, gboolean integer,
     *gpu[i] = clCreateKernel (program, *name, &err);
   }
   /* 4-sample pixels are 8-bit only: the 16-bit program has no _4 kernels */
-  for (i = 0; i < REG_MAX_R && self->use_tile && err == CL_SUCCESS; i++) {
+  for (i = 0; i < (guint) self->px_max_r && self->use_tile &&
+      err == CL_SUCCESS; i++) {
     *name = px_names[0][i];
     k->px1[i] = clCreateKernel (program, *name, &err);
     if (err == CL_SUCCESS && !self->depth16) {
@@ -1184,7 +1192,8 @@ static cl_kernel
 px_kernel (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     guint p, GstClFrame * in, GstClFrame * out)
 {
-  if (!self->use_tile || !self->px_on || !self->reg_r || !self->px_exact)
+  if (!self->use_tile || !self->px_on || !self->reg_r || !self->px_exact ||
+      self->reg_r > self->px_max_r)
     return NULL;
   if (pl->ch == 1)
     return ks->px1[self->reg_r - 1];
@@ -1203,8 +1212,8 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
 {
   static const gsize px_local[2] = { PX_WX, PX_WY };
   cl_kernel kernel = px_kernel (self, ks, pl, p, in, out);
-  gint side = 2 * self->reg_r + 1;
   gint nx = pl->ch == 4 ? self->px_nx4 : self->px_nx1;
+  cl_int aligned8 = (in->offset[p] | in->stride[p]) % 8 == 0;
   gsize g[2];
 
   if (!kernel)
@@ -1215,8 +1224,8 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   g[1] = gst_cl_global_size ((pl->height + self->px_rows - 1) /
       self->px_rows, PX_WY);
   GST_CL_LAUNCH (self, kernel, 2, g, px_local, CONV_WHAT,
-      FRAME_ARGS (in, out, p, c),
-      {side * side * sizeof (cl_float), self->px_coef},
+      FRAME_ARGS (in, out, p, c), GST_CL_ARG (aligned8),
+      GST_CL_ARG (self->px_coef),
       GST_CL_ARG (c->bval), GST_CL_ARG (c->border), PARAM_ARGS (c));
   *ok = TRUE;
 fail:

@@ -485,18 +485,20 @@ CONV2D_REG (5)
  * computes PX_NX pixels of PX_ROWS rows; it walks down its input rows once
  * and reads each row's window (its pixels plus R on each side) straight
  * from global memory (the neighbouring work-items' reads of the same lines
- * hit the L1 cache), four samples with one 32-bit load on 4-sample pixels.
- * Each sample is widened to float once and feeds every output of the
- * column it contributes to, as in conv2d_reg. Columns are border-mapped
- * once per work-item and rows once per row, so edges cost no branches. On
- * 4-sample pixels the alpha or x byte is neither widened nor computed: the
- * output copies it from the source pixel. The coefficients come by value
- * (a kernel argument, which GPUs keep in constant registers the multiply-
- * adds read directly), as float on both paths: the host runs the integer
- * path here only when every partial sum is an integer below 2^24, exact in
- * float. Sums run in tap order, as in the other kernels. */
+ * hit the L1 cache): one 32-bit load per 4-sample pixel; 1-sample pixels
+ * away from the left and right edges in 8-byte words. Each sample is
+ * widened to float once and feeds every output of the column it
+ * contributes to, as in conv2d_reg. Columns are border-mapped once per
+ * work-item and rows once per row. On 4-sample pixels the alpha or x byte
+ * is neither widened nor computed: the output copies it from the source
+ * pixel. The coefficients come by value (a kernel argument, which GPUs
+ * keep where multiply-adds read them directly), as float on both paths:
+ * the host runs the integer path here only when every partial sum is an
+ * integer below 2^24, exact in float. Sums run in tap order, each step one
+ * fused multiply-add (one rounding, within the float path's tolerance). */
 #ifndef PX_NX1
-#define PX_NX1 8                /* outputs per work-item, 1-sample pixels */
+#define PX_NX1 8                /* outputs per work-item, 1-sample pixels
+                                 * (a multiple of 8) */
 #endif
 #ifndef PX_NX4
 #define PX_NX4 2                /* outputs per work-item, 4-sample pixels */
@@ -504,9 +506,31 @@ CONV2D_REG (5)
 #ifndef PX_ROWS
 #define PX_ROWS 8               /* outputs per work-item, vertically */
 #endif
+#ifndef PX_MAX_R
+#define PX_MAX_R 5
+#endif
+#ifndef PX_FMA
+#define PX_FMA 1
+#endif
+#ifndef PX_ZSKIP
+#define PX_ZSKIP 0
+#endif
 #define PX_WX 32
 #define PX_WY 4
 #define PX_NXMAX (PX_NX1 > PX_NX4 ? PX_NX1 : PX_NX4)
+/* 1-sample pixels: the words read for a row, samples x0 - 8 .. x0 + NX + 8 */
+#define PX_WORDS ((PX_NX1 + 16) * (int) sizeof (sample_t) / 4)
+
+#if PX_FMA
+#define PX_MAD(a, b, acc) fma ((a), (b), (acc))
+#else
+#define PX_MAD(a, b, acc) ((acc) + (a) * (b))
+#endif
+
+typedef struct
+{
+  float c[(2 * 5 + 1) * (2 * 5 + 1)];   /* (2R+1)^2 used, row order */
+} px_coef_t;
 
 /* the float of an integer sample (< 2^23): one OR and one subtract instead
  * of an int-to-float conversion, which NVIDIA GPUs issue at a quarter of
@@ -520,8 +544,8 @@ sample_to_float (uint v)
 inline void
 conv2d_px (__global const uchar * src, uint soff, int sstride,
     __global uchar * dst, uint doff, int dstride, int width, int height,
-    int alpha_pos, const float *coef, int bval, int border, PARAMS,
-    const int R, const int CH)
+    int alpha_pos, int aligned8, px_coef_t coef, int bval, int border,
+    PARAMS, const int R, const int CH)
 {
   const int K = 2 * R + 1;
   const int NX = CH == 4 ? PX_NX4 : PX_NX1, LANES = CH == 4 ? 3 : 1;
@@ -529,6 +553,8 @@ conv2d_px (__global const uchar * src, uint soff, int sstride,
   int x0 = get_global_id (0) * NX, y0 = get_global_id (1) * PX_ROWS;
   /* 4-sample pixels: the colour bytes shifted down to bytes 0..2 */
   int ashift = alpha_pos == 0 ? 8 : 0;
+  /* 1-sample pixels: the window inside the row, rows 8-byte aligned */
+  int words = CH == 1 && aligned8 && x0 >= 8 && x0 + NX + 8 <= width;
   __global const uchar *sbase = src + soff;
   int cols[PX_NXMAX + 10];
   float acc[PX_ROWS][PX_NXMAX][3];
@@ -553,20 +579,44 @@ conv2d_px (__global const uchar * src, uint soff, int sstride,
     __global const uchar *row = sbase + max (my, 0) * sstride;
     float v[PX_NXMAX + 10][3];
 
+    if (CH == 4) {
 #pragma unroll
-    for (int k = 0; k < W; k++) {
-      int outside = my < 0 || cols[k] < 0, c = max (cols[k], 0);
-
-      if (CH == 4) {
-        uint p = ((__global const uint *) row)[c] >> ashift;
+      for (int k = 0; k < W; k++) {
+        int outside = my < 0 || cols[k] < 0;
+        uint p = ((__global const uint *) row)[max (cols[k], 0)] >> ashift;
 
 #pragma unroll
         for (int l = 0; l < 3; l++)
           v[k][l] = outside ? fbval : sample_to_float ((p >> (8 * l)) & 0xff);
-      } else {
-        v[k][0] = outside ? fbval :
-            sample_to_float (((__global const sample_t *) row)[c]);
       }
+    } else if (words) {
+      __global const uint2 *wp = (__global const uint2 *) (row +
+          (x0 - 8) * (int) sizeof (sample_t));
+      uint w[PX_WORDS];
+
+#pragma unroll
+      for (int n = 0; n < PX_WORDS / 2; n++) {
+        uint2 t = wp[n];
+
+        w[2 * n] = t.x;
+        w[2 * n + 1] = t.y;
+      }
+#pragma unroll
+      for (int k = 0; k < W; k++) {
+        int s = k + 8 - R;      /* sample of the words */
+#if DEPTH16
+        uint u = (w[s / 2] >> (16 * (s % 2))) & 0xffff;
+#else
+        uint u = (w[s / 4] >> (8 * (s % 4))) & 0xff;
+#endif
+        v[k][0] = my < 0 ? fbval : sample_to_float (u);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < W; k++)
+        v[k][0] = my < 0 || cols[k] < 0 ? fbval :
+            sample_to_float (((__global const sample_t *)
+                row)[max (cols[k], 0)]);
     }
     /* input row r is kernel row r - j of output row j */
 #pragma unroll
@@ -574,13 +624,15 @@ conv2d_px (__global const uchar * src, uint soff, int sstride,
       if (r - j >= 0 && r - j < K) {
 #pragma unroll
         for (int dx = 0; dx < K; dx++) {
-          float c = coef[(r - j) * K + dx];
+          float c = coef.c[(r - j) * K + dx];
 
+          if (PX_ZSKIP && c == 0.0f)
+            continue;
 #pragma unroll
           for (int i = 0; i < NX; i++)
 #pragma unroll
             for (int l = 0; l < LANES; l++)
-              acc[j][i][l] += c * v[i + dx][l];
+              acc[j][i][l] = PX_MAD (c, v[i + dx][l], acc[j][i][l]);
         }
       }
     }
@@ -622,33 +674,32 @@ conv2d_px (__global const uchar * src, uint soff, int sstride,
 __kernel __attribute__ ((reqd_work_group_size (PX_WX, PX_WY, 1))) void \
 conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
     __global uchar * dst, uint doff, int dstride, int width, int height, \
-    int ch, int alpha_pos, px_coef##R##_t coef, int bval, int border, \
-    PARAMS) \
+    int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
+    int border, PARAMS) \
 { \
   conv2d_px (src, soff, sstride, dst, doff, dstride, width, height, \
-      alpha_pos, coef.c, bval, border, PARAM_ARGS, R, CH); \
+      alpha_pos, aligned8, coef, bval, border, PARAM_ARGS, R, CH); \
 }
 
-/* the (2R+1)^2 coefficients, row order, by value */
-#define PX_COEF(R) \
-typedef struct { float c[(2 * R + 1) * (2 * R + 1)]; } px_coef##R##_t;
+/* 4-sample pixels are 8-bit only (RGBA and its orders) */
+#if DEPTH16
+#define CONV2D_PX_BOTH(R) CONV2D_PX (R, 1)
+#else
+#define CONV2D_PX_BOTH(R) CONV2D_PX (R, 1) CONV2D_PX (R, 4)
+#endif
 
-PX_COEF (1)
-PX_COEF (2)
-PX_COEF (3)
-PX_COEF (4)
-PX_COEF (5)
-CONV2D_PX (1, 1)
-CONV2D_PX (2, 1)
-CONV2D_PX (3, 1)
-CONV2D_PX (4, 1)
-CONV2D_PX (5, 1)
-#if !DEPTH16
-CONV2D_PX (1, 4)
-CONV2D_PX (2, 4)
-CONV2D_PX (3, 4)
-CONV2D_PX (4, 4)
-CONV2D_PX (5, 4)
+CONV2D_PX_BOTH (1)
+#if PX_MAX_R >= 2
+CONV2D_PX_BOTH (2)
+#endif
+#if PX_MAX_R >= 3
+CONV2D_PX_BOTH (3)
+#endif
+#if PX_MAX_R >= 4
+CONV2D_PX_BOTH (4)
+#endif
+#if PX_MAX_R >= 5
+CONV2D_PX_BOTH (5)
 #endif
 
 /* Separable pass 1: tmp[y][s] = sum_j row[j] * src[y][s + dx_j * ch] */
