@@ -110,7 +110,7 @@ enum
 #define PX_NX1 8
 #define PX_NX4 2
 #define PX_ROWS 8
-#define PX_MAX_R 5
+#define PX_MAX_R 3
 /* GST_CL_CONVOLVE_PX=NX1,NX4,ROWS,MAXR (tuning): other work-item shapes, or
  * "off": the conv2d_reg kernels instead; GST_CL_CONVOLVE_PX_OPTS: more
  * build options */

@@ -507,7 +507,7 @@ CONV2D_REG (5)
 #define PX_ROWS 8               /* outputs per work-item, vertically */
 #endif
 #ifndef PX_MAX_R
-#define PX_MAX_R 5
+#define PX_MAX_R 3
 #endif
 #ifndef PX_FMA
 #define PX_FMA 1
@@ -541,134 +541,64 @@ sample_to_float (uint v)
   return as_float (v | 0x4b000000u) - 8388608.0f;
 }
 
-inline void
-conv2d_px (__global const uchar * src, uint soff, int sstride,
-    __global uchar * dst, uint doff, int dstride, int width, int height,
-    int alpha_pos, int aligned8, px_coef_t coef, int bval, int border,
-    PARAMS, const int R, const int CH)
+/* The colour samples of pixel @col (-1: the border value) of @row (@my -1:
+ * the border row), 4-sample pixels */
+inline float3
+px_pixel4 (__global const uchar * row, int col, int my, int ashift,
+    float fbval)
 {
-  const int K = 2 * R + 1;
-  const int NX = CH == 4 ? PX_NX4 : PX_NX1, LANES = CH == 4 ? 3 : 1;
-  const int W = NX + 2 * R;     /* window: pixels of one input row */
-  int x0 = get_global_id (0) * NX, y0 = get_global_id (1) * PX_ROWS;
-  /* 4-sample pixels: the colour bytes shifted down to bytes 0..2 */
-  int ashift = alpha_pos == 0 ? 8 : 0;
-  /* 1-sample pixels: the window inside the row, rows 8-byte aligned */
-  int words = CH == 1 && aligned8 && x0 >= 8 && x0 + NX + 8 <= width;
-  __global const uchar *sbase = src + soff;
-  int cols[PX_NXMAX + 10];
-  float acc[PX_ROWS][PX_NXMAX][3];
-  float fbval = bval;
+  uint p = ((__global const uint *) row)[max (col, 0)] >> ashift;
 
-  if (x0 >= width || y0 >= height)
-    return;
-#pragma unroll
-  for (int k = 0; k < W; k++)
-    cols[k] = map_index (x0 - R + k, width, border);
-#pragma unroll
-  for (int j = 0; j < PX_ROWS; j++)
-#pragma unroll
-    for (int i = 0; i < NX; i++)
-#pragma unroll
-      for (int l = 0; l < LANES; l++)
-        acc[j][i][l] = 0;
-
-#pragma unroll
-  for (int r = 0; r < PX_ROWS + 2 * R; r++) {
-    int my = map_index (y0 - R + r, height, border);
-    __global const uchar *row = sbase + max (my, 0) * sstride;
-    float v[PX_NXMAX + 10][3];
-
-    if (CH == 4) {
-#pragma unroll
-      for (int k = 0; k < W; k++) {
-        int outside = my < 0 || cols[k] < 0;
-        uint p = ((__global const uint *) row)[max (cols[k], 0)] >> ashift;
-
-#pragma unroll
-        for (int l = 0; l < 3; l++)
-          v[k][l] = outside ? fbval : sample_to_float ((p >> (8 * l)) & 0xff);
-      }
-    } else if (words) {
-      __global const uint2 *wp = (__global const uint2 *) (row +
-          (x0 - 8) * (int) sizeof (sample_t));
-      uint w[PX_WORDS];
-
-#pragma unroll
-      for (int n = 0; n < PX_WORDS / 2; n++) {
-        uint2 t = wp[n];
-
-        w[2 * n] = t.x;
-        w[2 * n + 1] = t.y;
-      }
-#pragma unroll
-      for (int k = 0; k < W; k++) {
-        int s = k + 8 - R;      /* sample of the words */
-#if DEPTH16
-        uint u = (w[s / 2] >> (16 * (s % 2))) & 0xffff;
-#else
-        uint u = (w[s / 4] >> (8 * (s % 4))) & 0xff;
-#endif
-        v[k][0] = my < 0 ? fbval : sample_to_float (u);
-      }
-    } else {
-#pragma unroll
-      for (int k = 0; k < W; k++)
-        v[k][0] = my < 0 || cols[k] < 0 ? fbval :
-            sample_to_float (((__global const sample_t *)
-                row)[max (cols[k], 0)]);
-    }
-    /* input row r is kernel row r - j of output row j */
-#pragma unroll
-    for (int j = 0; j < PX_ROWS; j++) {
-      if (r - j >= 0 && r - j < K) {
-#pragma unroll
-        for (int dx = 0; dx < K; dx++) {
-          float c = coef.c[(r - j) * K + dx];
-
-          if (PX_ZSKIP && c == 0.0f)
-            continue;
-#pragma unroll
-          for (int i = 0; i < NX; i++)
-#pragma unroll
-            for (int l = 0; l < LANES; l++)
-              acc[j][i][l] = PX_MAD (c, v[i + dx][l], acc[j][i][l]);
-        }
-      }
-    }
-  }
-
-#pragma unroll
-  for (int j = 0; j < PX_ROWS; j++) {
-    int y = y0 + j;
-    __global uchar *drow = dst + doff + y * dstride;
-    __global const uchar *srow = sbase + y * sstride;
-
-    if (y >= height)
-      break;
-#pragma unroll
-    for (int i = 0; i < NX; i++) {
-      int x = x0 + i;
-
-      if (x >= width)
-        break;
-      /* acc holds an exact integer on the integer path */
-      if (CH == 4) {
-        uint keep = ((__global const uint *) srow)[x] &
-            (0xffu << (8 * alpha_pos));
-        uint p = 0;
-
-#pragma unroll
-        for (int l = 0; l < 3; l++)
-          p |= (uint) finish ((acc_t) acc[j][i][l], PARAM_ARGS) << (8 * l);
-        ((__global uint *) drow)[x] = (p << ashift) | keep;
-      } else {
-        ((__global sample_t *) drow)[x] =
-            (sample_t) finish ((acc_t) acc[j][i][0], PARAM_ARGS);
-      }
-    }
-  }
+  if (my < 0 || col < 0)
+    return (float3) fbval;
+  return (float3) (sample_to_float (p & 0xff),
+      sample_to_float ((p >> 8) & 0xff), sample_to_float ((p >> 16) & 0xff));
 }
+
+/* The same for 1-sample pixels */
+inline float
+px_sample1 (__global const uchar * row, int col, int my, float fbval)
+{
+  sample_t s = ((__global const sample_t *) row)[max (col, 0)];
+
+  return my < 0 || col < 0 ? fbval : sample_to_float (s);
+}
+
+/* sample @n of 32-bit word @w */
+#define PX_WORD_SAMPLES (4 / (int) sizeof (sample_t))
+inline uint
+px_word_sample (uint w, int n)
+{
+  return (w >> (8 * (int) sizeof (sample_t) * n)) & MAXV;
+}
+
+/* Stores output pixel @x of a 4-sample row: the colour sums finished, the
+ * alpha or x byte copied from the source row @srow */
+inline void
+px_store4 (__global const uchar * srow, __global uchar * drow, int x,
+    int alpha_pos, int ashift, float3 acc, PARAMS)
+{
+  uint keep = ((__global const uint *) srow)[x] & (0xffu << (8 * alpha_pos));
+  /* acc holds an exact integer on the integer path */
+  uint p = finish ((acc_t) acc.x, PARAM_ARGS) |
+      finish ((acc_t) acc.y, PARAM_ARGS) << 8 |
+      finish ((acc_t) acc.z, PARAM_ARGS) << 16;
+
+  ((__global uint *) drow)[x] = (p << ashift) | keep;
+}
+
+inline void
+px_store1 (__global uchar * drow, int x, float acc, PARAMS)
+{
+  ((__global sample_t *) drow)[x] = (sample_t) finish ((acc_t) acc,
+      PARAM_ARGS);
+}
+
+/* The kernel body is a macro so that R and CH are literals in each kernel:
+ * compilers unroll a callee's loops (or give up on them) before inlining it,
+ * and loops left rolled put acc and the windows in (slow, off-chip) local
+ * memory. #pragma cannot appear in a macro: _Pragma does. */
+#define PX_UNROLL _Pragma ("unroll")
 
 #define CONV2D_PX(R, CH) \
 __kernel __attribute__ ((reqd_work_group_size (PX_WX, PX_WY, 1))) void \
@@ -677,8 +607,94 @@ conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
     int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
     int border, PARAMS) \
 { \
-  conv2d_px (src, soff, sstride, dst, doff, dstride, width, height, \
-      alpha_pos, aligned8, coef, bval, border, PARAM_ARGS, R, CH); \
+  const int K = 2 * R + 1; \
+  const int NX = CH == 4 ? PX_NX4 : PX_NX1, LANES = CH == 4 ? 3 : 1; \
+  const int W = NX + 2 * R; \
+  int x0 = get_global_id (0) * NX, y0 = get_global_id (1) * PX_ROWS; \
+  int ashift = alpha_pos == 0 ? 8 : 0; \
+  int words = CH == 1 && aligned8 && x0 >= 8 && x0 + NX + 8 <= width; \
+  __global const uchar *sbase = src + soff; \
+  int cols[PX_NXMAX + 2 * R]; \
+  float3 acc[PX_ROWS][PX_NXMAX]; \
+  float fbval = bval; \
+ \
+  if (x0 >= width || y0 >= height) \
+    return; \
+PX_UNROLL \
+  for (int k = 0; k < W; k++) \
+    cols[k] = map_index (x0 - R + k, width, border); \
+PX_UNROLL \
+  for (int j = 0; j < PX_ROWS; j++) \
+PX_UNROLL \
+    for (int i = 0; i < NX; i++) \
+      acc[j][i] = 0; \
+PX_UNROLL \
+  for (int r = 0; r < PX_ROWS + 2 * R; r++) { \
+    int my = map_index (y0 - R + r, height, border); \
+    __global const uchar *row = sbase + max (my, 0) * sstride; \
+    float3 v[PX_NXMAX + 2 * R]; \
+ \
+    if (CH == 4) { \
+PX_UNROLL \
+      for (int k = 0; k < W; k++) \
+        v[k] = px_pixel4 (row, cols[k], my, ashift, fbval); \
+    } else if (words) { \
+      uint w[PX_WORDS]; \
+ \
+PX_UNROLL \
+      for (int n = 0; n < PX_WORDS / 2; n++) { \
+        uint2 t = ((__global const uint2 *) (row + (x0 - 8) * \
+                (int) sizeof (sample_t)))[n]; \
+        w[2 * n] = t.x; \
+        w[2 * n + 1] = t.y; \
+      } \
+PX_UNROLL \
+      for (int k = 0; k < W; k++) \
+        v[k].x = my < 0 ? fbval : sample_to_float (px_word_sample (w[(k + 8 - \
+                    R) / PX_WORD_SAMPLES], (k + 8 - R) % PX_WORD_SAMPLES)); \
+    } else { \
+PX_UNROLL \
+      for (int k = 0; k < W; k++) \
+        v[k].x = px_sample1 (row, cols[k], my, fbval); \
+    } \
+PX_UNROLL \
+    for (int j = 0; j < PX_ROWS; j++) { \
+      if (r - j >= 0 && r - j < K) { \
+PX_UNROLL \
+        for (int dx = 0; dx < K; dx++) { \
+          float c = coef.c[(r - j) * K + dx]; \
+ \
+          if (PX_ZSKIP && c == 0.0f) \
+            continue; \
+PX_UNROLL \
+          for (int i = 0; i < NX; i++) { \
+            if (LANES == 3) \
+              acc[j][i] = PX_MAD ((float3) c, v[i + dx], acc[j][i]); \
+            else \
+              acc[j][i].x = PX_MAD (c, v[i + dx].x, acc[j][i].x); \
+          } \
+        } \
+      } \
+    } \
+  } \
+PX_UNROLL \
+  for (int j = 0; j < PX_ROWS; j++) { \
+    int y = y0 + j; \
+ \
+    if (y >= height) \
+      break; \
+PX_UNROLL \
+    for (int i = 0; i < NX; i++) { \
+      if (x0 + i >= width) \
+        break; \
+      if (CH == 4) \
+        px_store4 (sbase + y * sstride, dst + doff + y * dstride, x0 + i, \
+            alpha_pos, ashift, acc[j][i], PARAM_ARGS); \
+      else \
+        px_store1 (dst + doff + y * dstride, x0 + i, acc[j][i].x, \
+            PARAM_ARGS); \
+    } \
+  } \
 }
 
 /* 4-sample pixels are 8-bit only (RGBA and its orders) */
