@@ -111,9 +111,8 @@ enum
 #define PX_NX4 2
 #define PX_ROWS 8
 #define PX_MAX_R 3
-/* GST_CL_CONVOLVE_PX=NX1,NX4,ROWS,MAXR (tuning): other work-item shapes, or
- * "off": the conv2d_reg kernels instead; GST_CL_CONVOLVE_PX_OPTS: more
- * build options */
+/* GST_CL_CONVOLVE_PX=NX1,NX4,ROWS,MAXR (tuning on a GPU): other work-item
+ * shapes and largest radius, or "off": the conv2d_reg kernels instead */
 #define PX_ENV "GST_CL_CONVOLVE_PX"
 /* float sums of integers are exact up to here */
 #define PX_EXACT_LIMIT (1 << 24)
@@ -839,13 +838,11 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
 static gchar *
 program_options (GstClConvolve * self, gboolean integer)
 {
-  const gchar *more = g_getenv ("GST_CL_CONVOLVE_PX_OPTS");
-
   return g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D CPU_ONLY=%d "
-      "-D FIXED=%d -D PX_NX1=%d -D PX_NX4=%d -D PX_ROWS=%d -D PX_MAX_R=%d %s",
+      "-D FIXED=%d -D PX_NX1=%d -D PX_NX4=%d -D PX_ROWS=%d -D PX_MAX_R=%d",
       self->depth16 ? 1 : 0, integer ? 1 : 0, self->use_tile ? 0 : 1,
       has_fixed_kernels (self, integer) ? 1 : 0, self->px_nx1, self->px_nx4,
-      self->px_rows, self->px_max_r, more ? more : "");
+      self->px_rows, self->px_max_r);
 }
 
 /* Creates @program's kernels that this device's path runs into @k; on

@@ -35,6 +35,8 @@
  *     two in 16-bit fixed point for matrices of non-negative coefficients
  *     (see "Fixed point" below); the tap's .w then holds the Q16 value.
  *   conv2d_reg1..5 (GPU, up to 11x11): register-blocked, see below.
+ *   conv2d_px<R>_1, _4 (GPU, up to 7x7, 1-sample and 8-bit 4-sample
+ *     pixels): no local memory, rows read from global memory, see below.
  *   conv2d_tile (GPU, larger matrices): a 16x16 work-group loads a tile of
  *     64x16 samples plus its apron into local memory (border mapping at load
  *     time), each work-item computes 4 samples.
@@ -480,8 +482,9 @@ CONV2D_REG (3)
 CONV2D_REG (4)
 CONV2D_REG (5)
 
-/* conv2d_px<R>_<CH> (GPU, matrices up to 11x11, planes of 1-sample pixels
- * and 8-bit 4-sample pixels): no local memory and no barrier. A work-item
+/* conv2d_px<R>_<CH> (GPU, matrices up to 2 PX_MAX_R + 1 square, planes of
+ * 1-sample pixels and 8-bit 4-sample pixels): no local memory and no
+ * barrier. A work-item
  * computes PX_NX pixels of PX_ROWS rows; it walks down its input rows once
  * and reads each row's window (its pixels plus R on each side) straight
  * from global memory (the neighbouring work-items' reads of the same lines
@@ -507,25 +510,14 @@ CONV2D_REG (5)
 #define PX_ROWS 8               /* outputs per work-item, vertically */
 #endif
 #ifndef PX_MAX_R
-#define PX_MAX_R 3
-#endif
-#ifndef PX_FMA
-#define PX_FMA 1
-#endif
-#ifndef PX_ZSKIP
-#define PX_ZSKIP 0
+#define PX_MAX_R 3              /* largest radius (7x7): each radius costs
+                                 * build time, larger ones take conv2d_reg */
 #endif
 #define PX_WX 32
 #define PX_WY 4
 #define PX_NXMAX (PX_NX1 > PX_NX4 ? PX_NX1 : PX_NX4)
 /* 1-sample pixels: the words read for a row, samples x0 - 8 .. x0 + NX + 8 */
 #define PX_WORDS ((PX_NX1 + 16) * (int) sizeof (sample_t) / 4)
-
-#if PX_FMA
-#define PX_MAD(a, b, acc) fma ((a), (b), (acc))
-#else
-#define PX_MAD(a, b, acc) ((acc) + (a) * (b))
-#endif
 
 typedef struct
 {
@@ -664,14 +656,12 @@ PX_UNROLL \
         for (int dx = 0; dx < K; dx++) { \
           float c = coef.c[(r - j) * K + dx]; \
  \
-          if (PX_ZSKIP && c == 0.0f) \
-            continue; \
 PX_UNROLL \
           for (int i = 0; i < NX; i++) { \
             if (LANES == 3) \
-              acc[j][i] = PX_MAD ((float3) c, v[i + dx], acc[j][i]); \
+              acc[j][i] = fma ((float3) c, v[i + dx], acc[j][i]); \
             else \
-              acc[j][i].x = PX_MAD (c, v[i + dx].x, acc[j][i].x); \
+              acc[j][i].x = fma (c, v[i + dx].x, acc[j][i].x); \
           } \
         } \
       } \
