@@ -1000,7 +1000,6 @@ upload_taps (GstClConvolve * self)
       cl_float f;
       cl_int i;
     } sq[(2 * REG_MAX_R + 1) * (2 * REG_MAX_R + 1)];
-
     gdouble abssum = 0;
 
     memset (sq, 0, sizeof (sq));
