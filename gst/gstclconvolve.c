@@ -50,6 +50,8 @@
 #include "config.h"
 #endif
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gstclconvolve.h"
@@ -101,6 +103,19 @@ enum
 #define REG_WY 4
 #define REG_TH 32
 #define REG_MAX_R 5
+/* conv2d_px<R>_<CH>: 32x4 work-items, PX_NX1 or PX_NX4 pixels x PX_ROWS
+ * rows each (kernels/convolve.cl's defaults) */
+#define PX_WX 32
+#define PX_WY 4
+#define PX_NX1 8
+#define PX_NX4 2
+#define PX_ROWS 8
+#define PX_MAX_R 3
+/* GST_CL_CONVOLVE_PX=NX1,NX4,ROWS,MAXR (tuning on a GPU): other work-item
+ * shapes and largest radius, or "off": the conv2d_reg kernels instead */
+#define PX_ENV "GST_CL_CONVOLVE_PX"
+/* float sums of integers are exact up to here */
+#define PX_EXACT_LIMIT (1 << 24)
 #define STRIPS_LX 1           /* strips work-group: 1x8 */
 #define STRIPS_LY 8
 #define FIX2D_ROWS 4            /* conv2d_fixed: output rows per work-item */
@@ -117,6 +132,7 @@ typedef struct
 {
   cl_kernel strips, tile, hpass, vpass, sep;
   cl_kernel reg[REG_MAX_R];     /* conv2d_reg1..5 */
+  cl_kernel px1[REG_MAX_R], px4[REG_MAX_R];     /* conv2d_px1..5_1, _4 */
   cl_kernel strips_fixed, sep_fixed;    /* CPU, 8-bit, float program only */
 } ConvKernels;
 
@@ -163,6 +179,13 @@ struct _GstClConvolve
   cl_mem taps2d, taps_row, taps_col;
   cl_mem coef_sq;               /* dense (2R+1)^2 matrix for conv2d_reg */
   gint reg_r;                   /* its R, 0 when larger than REG_MAX_R */
+  cl_float px_coef[(2 * REG_MAX_R + 1) * (2 * REG_MAX_R + 1)];  /* the
+                                 * same square as float, for conv2d_px */
+  gboolean px_exact;            /* conv2d_px's float sums are exact (or the
+                                 * path is float anyway) */
+  gboolean px_on;               /* GPU path: conv2d_px where it applies */
+  gint px_nx1, px_nx4, px_rows; /* its work-item shape (build options) */
+  gint px_max_r;
   gint n2d, nrow, ncol;
   cl_int direct;                /* sparse matrix: taps read the frame */
   cl_mem tmp;                   /* separable intermediate, per caps */
@@ -747,6 +770,19 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   else if (env && g_str_equal (env, "cpu"))
     self->use_tile = FALSE;
   self->use_tile = self->use_tile && ctx->max_work_group_size >= 256;
+  env = g_getenv (PX_ENV);
+  self->px_on = !(env && g_str_equal (env, "off"));
+  self->px_nx1 = PX_NX1;
+  self->px_nx4 = PX_NX4;
+  self->px_rows = PX_ROWS;
+  self->px_max_r = PX_MAX_R;
+  if (env && self->px_on && sscanf (env, "%d,%d,%d,%d", &self->px_nx1,
+          &self->px_nx4, &self->px_rows, &self->px_max_r) == 4) {
+    self->px_nx1 = self->px_nx1 > 8 ? 16 : 8;
+    self->px_nx4 = CLAMP (self->px_nx4, 1, 8);
+    self->px_rows = CLAMP (self->px_rows, 1, 32);
+    self->px_max_r = CLAMP (self->px_max_r, 1, REG_MAX_R);
+  }
   self->fixed_ok = (ctx->device_type & CL_DEVICE_TYPE_CPU) != 0;
   /* On GPUs the one-pass 2-D kernels beat two passes through global memory
    * up to 11x11, where the register kernel stops (H200, 1080p RGBA, end to
@@ -804,8 +840,10 @@ static gchar *
 program_options (GstClConvolve * self, gboolean integer)
 {
   return g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D CPU_ONLY=%d "
-      "-D FIXED=%d", self->depth16 ? 1 : 0, integer ? 1 : 0,
-      self->use_tile ? 0 : 1, has_fixed_kernels (self, integer) ? 1 : 0);
+      "-D FIXED=%d -D PX_NX1=%d -D PX_NX4=%d -D PX_ROWS=%d -D PX_MAX_R=%d",
+      self->depth16 ? 1 : 0, integer ? 1 : 0, self->use_tile ? 0 : 1,
+      has_fixed_kernels (self, integer) ? 1 : 0, self->px_nx1, self->px_nx4,
+      self->px_rows, self->px_max_r);
 }
 
 /* Creates @program's kernels that this device's path runs into @k; on
@@ -821,6 +859,12 @@ create_kernels (GstClConvolve * self, cl_program program, gboolean integer,
   };
   cl_kernel *gpu[G_N_ELEMENTS (gpu_names)] = { &k->tile, &k->hpass,
     &k->vpass, &k->reg[0], &k->reg[1], &k->reg[2], &k->reg[3], &k->reg[4]
+  };
+  static const gchar *px_names[2][REG_MAX_R] = {
+    {"conv2d_px1_1", "conv2d_px2_1", "conv2d_px3_1", "conv2d_px4_1",
+        "conv2d_px5_1"},
+    {"conv2d_px1_4", "conv2d_px2_4", "conv2d_px3_4", "conv2d_px4_4",
+        "conv2d_px5_4"}
   };
   cl_int err;
   guint i;
@@ -845,6 +889,16 @@ create_kernels (GstClConvolve * self, cl_program program, gboolean integer,
       i++) {
     *name = gpu_names[i];
     *gpu[i] = clCreateKernel (program, *name, &err);
+  }
+  /* 4-sample pixels are 8-bit only: the 16-bit program has no _4 kernels */
+  for (i = 0; i < (guint) self->px_max_r && self->use_tile &&
+      err == CL_SUCCESS; i++) {
+    *name = px_names[0][i];
+    k->px1[i] = clCreateKernel (program, *name, &err);
+    if (err == CL_SUCCESS && !self->depth16) {
+      *name = px_names[1][i];
+      k->px4[i] = clCreateKernel (program, *name, &err);
+    }
   }
   return err;
 }
@@ -947,8 +1001,10 @@ upload_taps (GstClConvolve * self)
       cl_float f;
       cl_int i;
     } sq[(2 * REG_MAX_R + 1) * (2 * REG_MAX_R + 1)];
+    gdouble abssum = 0;
 
     memset (sq, 0, sizeof (sq));
+    memset (self->px_coef, 0, sizeof (self->px_coef));
     for (i = 0; i < k->height; i++)
       for (j = 0; j < k->width; j++) {
         gdouble c = k->coef[i * k->width + j];
@@ -958,7 +1014,13 @@ upload_taps (GstClConvolve * self)
           sq[at].i = (cl_int) c;
         else
           sq[at].f = (cl_float) c;
+        self->px_coef[at] = (cl_float) c;
+        abssum += fabs (c);
       }
+    /* every partial sum of the integer path within abssum * the largest
+     * sample */
+    self->px_exact = !k->integer ||
+        abssum * (self->depth16 ? 65535 : 255) < PX_EXACT_LIMIT;
     err = clEnqueueWriteBuffer (ctx->queue, self->coef_sq, CL_TRUE, 0,
         side * side * sizeof (sq[0]), sq, 0, NULL, NULL);
   }
@@ -1125,6 +1187,52 @@ fail:
   return FALSE;
 }
 
+/* conv2d_px's kernel for plane @p, or NULL where it does not apply (pixels
+ * of 2 or 3 samples, a misaligned 4-sample plane, large integer sums) */
+static cl_kernel
+px_kernel (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
+    guint p, GstClFrame * in, GstClFrame * out)
+{
+  if (!self->use_tile || !self->px_on || !self->reg_r || !self->px_exact ||
+      self->reg_r > self->px_max_r)
+    return NULL;
+  if (pl->ch == 1)
+    return ks->px1[self->reg_r - 1];
+  /* whole pixels as 32-bit words */
+  if (pl->ch == 4 && !self->depth16 && (pl->alpha_pos == 0 ||
+          pl->alpha_pos == 3) && (in->offset[p] | in->stride[p] |
+          out->offset[p] | out->stride[p]) % 4 == 0)
+    return ks->px4[self->reg_r - 1];
+  return NULL;
+}
+
+/* Runs conv2d_px on plane @p if it applies (*@ok: the launch succeeded) */
+static gboolean
+launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
+    ConvArgs * c, guint p, GstClFrame * in, GstClFrame * out, gboolean * ok)
+{
+  static const gsize px_local[2] = { PX_WX, PX_WY };
+  cl_kernel kernel = px_kernel (self, ks, pl, p, in, out);
+  gint nx = pl->ch == 4 ? self->px_nx4 : self->px_nx1;
+  cl_int aligned8 = (in->offset[p] | in->stride[p]) % 8 == 0;
+  gsize g[2];
+
+  if (!kernel)
+    return FALSE;
+  GST_LOG_OBJECT (self, "plane %u: conv2d_px%d_%d", p, self->reg_r, pl->ch);
+  *ok = FALSE;
+  g[0] = gst_cl_global_size ((pl->width + nx - 1) / nx, PX_WX);
+  g[1] = gst_cl_global_size ((pl->height + self->px_rows - 1) /
+      self->px_rows, PX_WY);
+  GST_CL_LAUNCH (self, kernel, 2, g, px_local, CONV_WHAT,
+      FRAME_ARGS (in, out, p, c), GST_CL_ARG (aligned8),
+      GST_CL_ARG (self->px_coef),
+      GST_CL_ARG (c->bval), GST_CL_ARG (c->border), PARAM_ARGS (c));
+  *ok = TRUE;
+fail:
+  return TRUE;
+}
+
 static gboolean
 filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     guint p, GstClFrame * in, GstClFrame * out, cl_int bval, cl_int border)
@@ -1134,7 +1242,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   const GstClConvolveKernel *k = self->frame_kernel;
   gsize rowlen = (gsize) pl->width * pl->ch;
   gsize g[2];
-  gboolean fixed;
+  gboolean fixed, ok;
   ConvArgs c;
 
   conv_args (&c, pl, k, bval, border);
@@ -1156,6 +1264,9 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
         ks->sep, 2, g, sep_local, SEP_WHAT, SEP_ARGS (in, out, p, &c));
     return TRUE;
   }
+
+  if (launch_px (self, ks, pl, &c, p, in, out, &ok))
+    return ok;
 
   if (self->use_tile && self->reg_r) {
     gint r = self->reg_r;

@@ -35,6 +35,8 @@
  *     two in 16-bit fixed point for matrices of non-negative coefficients
  *     (see "Fixed point" below); the tap's .w then holds the Q16 value.
  *   conv2d_reg1..5 (GPU, up to 11x11): register-blocked, see below.
+ *   conv2d_px<R>_1, _4 (GPU, up to 7x7, 1-sample and 8-bit 4-sample
+ *     pixels): no local memory, rows read from global memory, see below.
  *   conv2d_tile (GPU, larger matrices): a 16x16 work-group loads a tile of
  *     64x16 samples plus its apron into local memory (border mapping at load
  *     time), each work-item computes 4 samples.
@@ -479,6 +481,232 @@ CONV2D_REG (2)
 CONV2D_REG (3)
 CONV2D_REG (4)
 CONV2D_REG (5)
+
+/* conv2d_px<R>_<CH> (GPU, matrices up to 2 PX_MAX_R + 1 square, planes of
+ * 1-sample pixels and 8-bit 4-sample pixels): no local memory and no
+ * barrier. A work-item
+ * computes PX_NX pixels of PX_ROWS rows; it walks down its input rows once
+ * and reads each row's window (its pixels plus R on each side) straight
+ * from global memory (the neighbouring work-items' reads of the same lines
+ * hit the L1 cache): one 32-bit load per 4-sample pixel; 1-sample pixels
+ * away from the left and right edges in 8-byte words. Each sample is
+ * widened to float once and feeds every output of the column it
+ * contributes to, as in conv2d_reg. Columns are border-mapped once per
+ * work-item and rows once per row. On 4-sample pixels the alpha or x byte
+ * is neither widened nor computed: the output copies it from the source
+ * pixel. The coefficients come by value (a kernel argument, which GPUs
+ * keep where multiply-adds read them directly), as float on both paths:
+ * the host runs the integer path here only when every partial sum is an
+ * integer below 2^24, exact in float. Sums run in tap order, each step one
+ * fused multiply-add (one rounding, within the float path's tolerance). */
+#ifndef PX_NX1
+#define PX_NX1 8                /* outputs per work-item, 1-sample pixels
+                                 * (a multiple of 8) */
+#endif
+#ifndef PX_NX4
+#define PX_NX4 2                /* outputs per work-item, 4-sample pixels */
+#endif
+#ifndef PX_ROWS
+#define PX_ROWS 8               /* outputs per work-item, vertically */
+#endif
+#ifndef PX_MAX_R
+#define PX_MAX_R 3              /* largest radius (7x7): each radius costs
+                                 * build time, larger ones take conv2d_reg */
+#endif
+#define PX_WX 32
+#define PX_WY 4
+#define PX_NXMAX (PX_NX1 > PX_NX4 ? PX_NX1 : PX_NX4)
+/* 1-sample pixels: the words read for a row, samples x0 - 8 .. x0 + NX + 8 */
+#define PX_WORDS ((PX_NX1 + 16) * (int) sizeof (sample_t) / 4)
+
+typedef struct
+{
+  float c[(2 * 5 + 1) * (2 * 5 + 1)];   /* (2R+1)^2 used, row order */
+} px_coef_t;
+
+/* the float of an integer sample (< 2^23): one OR and one subtract instead
+ * of an int-to-float conversion, which NVIDIA GPUs issue at a quarter of
+ * the rate of float arithmetic */
+inline float
+sample_to_float (uint v)
+{
+  return as_float (v | 0x4b000000u) - 8388608.0f;
+}
+
+/* The colour samples of pixel @col (-1: the border value) of @row (@my -1:
+ * the border row), 4-sample pixels */
+inline float3
+px_pixel4 (__global const uchar * row, int col, int my, int ashift,
+    float fbval)
+{
+  uint p = ((__global const uint *) row)[max (col, 0)] >> ashift;
+
+  if (my < 0 || col < 0)
+    return (float3) fbval;
+  return (float3) (sample_to_float (p & 0xff),
+      sample_to_float ((p >> 8) & 0xff), sample_to_float ((p >> 16) & 0xff));
+}
+
+/* The same for 1-sample pixels */
+inline float
+px_sample1 (__global const uchar * row, int col, int my, float fbval)
+{
+  sample_t s = ((__global const sample_t *) row)[max (col, 0)];
+
+  return my < 0 || col < 0 ? fbval : sample_to_float (s);
+}
+
+/* sample @n of 32-bit word @w */
+#define PX_WORD_SAMPLES (4 / (int) sizeof (sample_t))
+inline uint
+px_word_sample (uint w, int n)
+{
+  return (w >> (8 * (int) sizeof (sample_t) * n)) & MAXV;
+}
+
+/* Stores output pixel @x of a 4-sample row: the colour sums finished, the
+ * alpha or x byte copied from the source row @srow */
+inline void
+px_store4 (__global const uchar * srow, __global uchar * drow, int x,
+    int alpha_pos, int ashift, float3 acc, PARAMS)
+{
+  uint keep = ((__global const uint *) srow)[x] & (0xffu << (8 * alpha_pos));
+  /* acc holds an exact integer on the integer path */
+  uint p = finish ((acc_t) acc.x, PARAM_ARGS) |
+      finish ((acc_t) acc.y, PARAM_ARGS) << 8 |
+      finish ((acc_t) acc.z, PARAM_ARGS) << 16;
+
+  ((__global uint *) drow)[x] = (p << ashift) | keep;
+}
+
+inline void
+px_store1 (__global uchar * drow, int x, float acc, PARAMS)
+{
+  ((__global sample_t *) drow)[x] = (sample_t) finish ((acc_t) acc,
+      PARAM_ARGS);
+}
+
+/* The kernel body is a macro so that R and CH are literals in each kernel:
+ * compilers unroll a callee's loops (or give up on them) before inlining it,
+ * and loops left rolled put acc and the windows in (slow, off-chip) local
+ * memory. #pragma cannot appear in a macro: _Pragma does. */
+#define PX_UNROLL _Pragma ("unroll")
+
+#define CONV2D_PX(R, CH) \
+__kernel __attribute__ ((reqd_work_group_size (PX_WX, PX_WY, 1))) void \
+conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
+    __global uchar * dst, uint doff, int dstride, int width, int height, \
+    int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
+    int border, PARAMS) \
+{ \
+  const int K = 2 * R + 1; \
+  const int NX = CH == 4 ? PX_NX4 : PX_NX1, LANES = CH == 4 ? 3 : 1; \
+  const int W = NX + 2 * R; \
+  int x0 = get_global_id (0) * NX, y0 = get_global_id (1) * PX_ROWS; \
+  int ashift = alpha_pos == 0 ? 8 : 0; \
+  int words = CH == 1 && aligned8 && x0 >= 8 && x0 + NX + 8 <= width; \
+  __global const uchar *sbase = src + soff; \
+  int cols[PX_NXMAX + 2 * R]; \
+  float3 acc[PX_ROWS][PX_NXMAX]; \
+  float fbval = bval; \
+ \
+  if (x0 >= width || y0 >= height) \
+    return; \
+PX_UNROLL \
+  for (int k = 0; k < W; k++) \
+    cols[k] = map_index (x0 - R + k, width, border); \
+PX_UNROLL \
+  for (int j = 0; j < PX_ROWS; j++) \
+PX_UNROLL \
+    for (int i = 0; i < NX; i++) \
+      acc[j][i] = 0; \
+PX_UNROLL \
+  for (int r = 0; r < PX_ROWS + 2 * R; r++) { \
+    int my = map_index (y0 - R + r, height, border); \
+    __global const uchar *row = sbase + max (my, 0) * sstride; \
+    float3 v[PX_NXMAX + 2 * R]; \
+ \
+    if (CH == 4) { \
+PX_UNROLL \
+      for (int k = 0; k < W; k++) \
+        v[k] = px_pixel4 (row, cols[k], my, ashift, fbval); \
+    } else if (words) { \
+      uint w[PX_WORDS]; \
+ \
+PX_UNROLL \
+      for (int n = 0; n < PX_WORDS / 2; n++) { \
+        uint2 t = ((__global const uint2 *) (row + (x0 - 8) * \
+                (int) sizeof (sample_t)))[n]; \
+        w[2 * n] = t.x; \
+        w[2 * n + 1] = t.y; \
+      } \
+PX_UNROLL \
+      for (int k = 0; k < W; k++) \
+        v[k].x = my < 0 ? fbval : sample_to_float (px_word_sample (w[(k + 8 - \
+                    R) / PX_WORD_SAMPLES], (k + 8 - R) % PX_WORD_SAMPLES)); \
+    } else { \
+PX_UNROLL \
+      for (int k = 0; k < W; k++) \
+        v[k].x = px_sample1 (row, cols[k], my, fbval); \
+    } \
+PX_UNROLL \
+    for (int j = 0; j < PX_ROWS; j++) { \
+      if (r - j >= 0 && r - j < K) { \
+PX_UNROLL \
+        for (int dx = 0; dx < K; dx++) { \
+          float c = coef.c[(r - j) * K + dx]; \
+ \
+PX_UNROLL \
+          for (int i = 0; i < NX; i++) { \
+            if (LANES == 3) \
+              acc[j][i] = fma ((float3) c, v[i + dx], acc[j][i]); \
+            else \
+              acc[j][i].x = fma (c, v[i + dx].x, acc[j][i].x); \
+          } \
+        } \
+      } \
+    } \
+  } \
+PX_UNROLL \
+  for (int j = 0; j < PX_ROWS; j++) { \
+    int y = y0 + j; \
+ \
+    if (y >= height) \
+      break; \
+PX_UNROLL \
+    for (int i = 0; i < NX; i++) { \
+      if (x0 + i >= width) \
+        break; \
+      if (CH == 4) \
+        px_store4 (sbase + y * sstride, dst + doff + y * dstride, x0 + i, \
+            alpha_pos, ashift, acc[j][i], PARAM_ARGS); \
+      else \
+        px_store1 (dst + doff + y * dstride, x0 + i, acc[j][i].x, \
+            PARAM_ARGS); \
+    } \
+  } \
+}
+
+/* 4-sample pixels are 8-bit only (RGBA and its orders) */
+#if DEPTH16
+#define CONV2D_PX_BOTH(R) CONV2D_PX (R, 1)
+#else
+#define CONV2D_PX_BOTH(R) CONV2D_PX (R, 1) CONV2D_PX (R, 4)
+#endif
+
+CONV2D_PX_BOTH (1)
+#if PX_MAX_R >= 2
+CONV2D_PX_BOTH (2)
+#endif
+#if PX_MAX_R >= 3
+CONV2D_PX_BOTH (3)
+#endif
+#if PX_MAX_R >= 4
+CONV2D_PX_BOTH (4)
+#endif
+#if PX_MAX_R >= 5
+CONV2D_PX_BOTH (5)
+#endif
 
 /* Separable pass 1: tmp[y][s] = sum_j row[j] * src[y][s + dx_j * ch] */
 __kernel void

@@ -523,6 +523,18 @@ GST_START_TEST (test_gpu_variant)
     params_random (&p, 31, 31, TRUE, 5);
     run_case (GST_VIDEO_FORMAT_GRAY8, 1, 1, TEST_LAYOUT_PACKED, &p, 1);
   }
+  /* 16-bit samples, an integer matrix whose sums pass 2^24: exact in
+   * integers only, so not through conv2d_px's float sums */
+  {
+    Params p;
+    gint i;
+
+    params_init (&p);
+    params_random (&p, 5, 5, TRUE, 9);
+    for (i = 0; i < 25; i++)
+      p.coef[i] *= 60;
+    run_case (GST_VIDEO_FORMAT_GRAY16_LE, 67, 41, TEST_LAYOUT_PADDED, &p, 9);
+  }
   /* conv2d_reg1..5 (matrices up to 11x11, padded to squares): every
    * radius, rectangles, several 32-row tiles with a partial last one */
   {
