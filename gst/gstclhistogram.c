@@ -138,6 +138,8 @@ struct _GstClHistogram
   guint n_passes;
   gsize max_bands, max_groups;
   cl_mem result, partial;
+  guint half;                   /* GPU: the half of @result this frame uses */
+  gboolean result_dirty;        /* GPU: a frame failed; zero both halves */
   guint32 *host;                /* n_channels * range, read back per frame */
   guint64 *accum;               /* n_channels * range, over an interval */
   guint64 *single;              /* n_channels * range, an unstamped frame's */
@@ -600,11 +602,14 @@ build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
         GST_VIDEO_FORMAT_INFO_POFFSET (f, 2), bt709 ? 13933 : 19595,
         bt709 ? 46871 : 38470, bt709 ? 4732 : 7471);
   if (self->gpu) {
-    /* replicas of the local histograms: as many as fit half the local
-     * memory, at most 8 */
+    /* replicas of the local histograms: a power of two, as many as fit two
+     * thirds of the local memory, at most one per lane of a warp */
     gsize one = (gsize) pass->n_out * self->range * 4;
-    guint nrep = depth16 ? 1 : (guint) CLAMP (ctx->local_mem_size / 2 / one,
-        1, 8);
+    guint nrep = 1;
+
+    while (!depth16 && nrep < 32 && 2 * nrep * one <= ctx->local_mem_size *
+        2 / 3)
+      nrep *= 2;
     g_string_append_printf (opt, " -DNREP=%u -DWG=%" G_GSIZE_FORMAT, nrep,
         pass->wg);
   } else {
@@ -827,9 +832,13 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
       return FALSE;
     }
 
-  /* buffers made once per caps: no per-frame allocation */
+  /* buffers made once per caps: no per-frame allocation. GPU: two halves,
+   * each frame counting into one and zeroing the other for the next */
   self->result = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
-      (gsize) self->n_channels * self->range * 4, NULL, &err);
+      (gsize) self->n_channels * self->range * 4 * (self->gpu ? 2 : 1), NULL,
+      &err);
+  self->half = 0;
+  self->result_dirty = TRUE;
   if (err == CL_SUCCESS && !self->gpu)
     self->partial = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
         self->max_bands * (self->host_merge ? self->n_channels :
@@ -916,14 +925,23 @@ enqueue_pass (GstClHistogram * self, Pass * pass, GstClFrame * frame,
   gsize global, local;
 
   if (self->gpu) {
-    gsize groups = MIN ((gsize) h, self->max_groups);
+    guint ppc = pass->pstride == 3 ? 5 : 16 / pass->pstride;
+    gsize n = (gsize) self->n_channels * self->range;
+    /* 16-byte chunks of the region: no overflow, the region is within a
+     * mapped frame */
+    gsize chunks = (gsize) (w + ppc - 1) / ppc * h;
+    gsize groups = CLAMP ((chunks + pass->wg - 1) / pass->wg, 1,
+        self->max_groups);
+    cl_uint clear_base = (1 - self->half) * n + out_base;
 
+    out_base += self->half * n;
     local = pass->wg;
-    global = gst_cl_global_size (groups * pass->wg, local);
+    global = groups * pass->wg;
     GST_CL_LAUNCH (self, pass->hist, 1, &global, &local, HIST_WHAT,
         GST_CL_ARG_PLANE (frame, pass->plane), GST_CL_ARG (x0),
         GST_CL_ARG (y0), GST_CL_ARG (w), GST_CL_ARG (h),
-        GST_CL_ARG (self->result), GST_CL_ARG (out_base));
+        GST_CL_ARG (self->result), GST_CL_ARG (out_base),
+        GST_CL_ARG (clear_base));
   } else {
     cl_int rows = (h + self->max_bands - 1) / self->max_bands;
     cl_int nbands = (h + rows - 1) / rows;
@@ -965,29 +983,39 @@ gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
   gsize n = (gsize) self->n_channels * self->range, i;
   cl_int err = CL_SUCCESS;
 
-  if (self->gpu) {
+  /* GPU: the kernels keep the next frame's half zeroed; only the first
+   * frame and one after a failure need both halves cleared here */
+  if (self->gpu && self->result_dirty) {
     cl_uint zero = 0;
 
     err = clEnqueueFillBuffer (ctx->queue, self->result, &zero, sizeof (zero),
-        0, n * 4, 0, NULL, NULL);
+        0, 2 * n * 4, 0, NULL, NULL);
     if (!gst_cl_base_filter_check (filter, err, "clEnqueueFillBuffer",
             HIST_WHAT))
       return FALSE;
+    self->result_dirty = FALSE;
   }
   for (i = 0; i < self->n_passes; i++)
     if (!enqueue_pass (self, &self->passes[i], frame, self->frame_roi))
-      return FALSE;
+      goto fail;
   if (self->host_merge)
     err = clEnqueueReadBuffer (ctx->queue, self->partial, CL_TRUE, 0,
         self->max_bands * n * 4, self->host, 0, NULL, NULL);
   else
-    err = clEnqueueReadBuffer (ctx->queue, self->result, CL_TRUE, 0, n * 4,
-        self->host, 0, NULL, NULL);
+    err = clEnqueueReadBuffer (ctx->queue, self->result, CL_TRUE,
+        (self->gpu ? self->half * n * 4 : 0), n * 4, self->host, 0, NULL,
+        NULL);
   /* a blocking read: the frame is no longer in use */
   if (err == CL_SUCCESS)
     gst_cl_frame_set_queue_idle (frame);
-  return gst_cl_base_filter_check (filter, err, "clEnqueueReadBuffer",
-      HIST_WHAT);
+  if (!gst_cl_base_filter_check (filter, err, "clEnqueueReadBuffer",
+          HIST_WHAT))
+    goto fail;
+  self->half ^= 1;
+  return TRUE;
+fail:
+  self->result_dirty = TRUE;
+  return FALSE;
 }
 
 /* Frames summed in @counts, covering [@start, @end) (GST_CLOCK_TIME_NONE
