@@ -136,7 +136,8 @@ struct _GstClHistogram
   const gchar *names[N_CHANNEL_KINDS];
   Pass passes[N_CHANNEL_KINDS];
   guint n_passes;
-  gsize max_bands, max_groups;
+  gsize max_bands;
+  gsize max_items;              /* GPU: work-items in flight at most */
   cl_mem result, partial;
   guint half;                   /* GPU: the half of @result this frame uses */
   gboolean result_dirty;        /* GPU: a frame failed; zero both halves */
@@ -765,7 +766,8 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   self->gpu = use_gpu_variant (ctx);
   self->host_merge = !self->gpu && !depth16;
   self->max_bands = MAX (1, ctx->compute_units * 4);
-  self->max_groups = MAX (1, ctx->compute_units * 8);
+  /* 2048 per compute unit: what an NVIDIA SM holds */
+  self->max_items = MAX (1, ctx->compute_units * 2048);
 
   if (bins > self->range) {
     GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
@@ -823,7 +825,7 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   for (i = 0; i < self->n_passes; i++) {
     pass = &self->passes[i];
     pass->wg = 1;
-    while (pass->wg * 2 <= MIN (256, ctx->max_work_group_size))
+    while (pass->wg * 2 <= MIN (1024, ctx->max_work_group_size))
       pass->wg *= 2;
   }
   for (i = 0; i < self->n_passes; i++)
@@ -930,8 +932,11 @@ enqueue_pass (GstClHistogram * self, Pass * pass, GstClFrame * frame,
     /* 16-byte chunks of the region: no overflow, the region is within a
      * mapped frame */
     gsize chunks = (gsize) (w + ppc - 1) / ppc * h;
-    gsize groups = CLAMP ((chunks + pass->wg - 1) / pass->wg, 1,
-        self->max_groups);
+    /* few large work-groups, at least 4 chunks per work-item: each group
+     * costs a clear and a merge of its local histograms (one global atomic
+     * per bin) */
+    gsize groups = CLAMP ((chunks + 4 * pass->wg - 1) / (4 * pass->wg), 1,
+        MAX (self->max_items / pass->wg, 1));
     cl_uint clear_base = (1 - self->half) * n + out_base;
 
     out_base += self->half * n;
