@@ -657,12 +657,11 @@ cpu_box_mean_first (__global const uchar * src, uint src_off,
     (buf)[PAD ((e) + 2)] = CONVERT (OUT, (v).z); } while (0)
 #endif
 
-/* A work-item's K pixels are K * PSTRIDE = 4 * NW contiguous bytes, read
- * as NW words: one aligned 4-, 8- or 16-byte load (three 4-byte ones for
- * 3-byte pixels) when src_off and src_stride are multiples of WALIGN, else
- * bytewise. Each kernel loads its SH rows' words at once into registers
- * (the loads overlap: one memory latency per tile, not one per row) and
- * unpacks samples with shifts. */
+/* A work-item's K pixels are K * PSTRIDE = 4 * NW contiguous bytes. When
+ * src_off and src_stride are multiples of WALIGN they are read as NW
+ * words (one 4-, 8- or 16-byte load; three 4-byte ones for 3-byte pixels)
+ * and unpacked in registers: a third to a twelfth of the loads of one per
+ * sample */
 #define NW PSTRIDE
 #if NW == 3
 #define WALIGN 4
@@ -670,51 +669,44 @@ cpu_box_mean_first (__global const uchar * src, uint src_off,
 #define WALIGN (4 * NW)
 #endif
 #define WBYTE(w, o) (((w)[(o) >> 2] >> (8 * ((o) & 3))) & 0xffu)
-#if CH == 1 && PSTRIDE == 2
-#define PIXEL(w, k) (WBYTE (w, 2 * (k)) | (WBYTE (w, 2 * (k) + 1) << 8))
-#elif CH == 1
-#define PIXEL(w, k) WBYTE (w, k)
-#else
-#define PIXEL(w, k) ((uint3) (WBYTE (w, (k) * PSTRIDE + ROFF), \
-      WBYTE (w, (k) * PSTRIDE + GOFF), WBYTE (w, (k) * PSTRIDE + BOFF)))
-#endif
 
-/* the K pixels at @x0 of @row as NW words, bytes beyond @width zero */
-void load_words (__global const uchar * row, int x0, int width,
-    bool aligned, uint * w);
+/* the K pixels at @x0 of @row, 0 beyond @width */
+void load_k (__global const uchar * row, int x0, int width, bool aligned,
+    V (uint) * px);
 
 void
-load_words (__global const uchar * row, int x0, int width, bool aligned,
-    uint * w)
+load_k (__global const uchar * row, int x0, int width, bool aligned,
+    V (uint) * px)
 {
-  __global const uchar *p = row + (size_t) x0 * PSTRIDE;
-  int i;
+  int k;
 
-  if (x0 + K <= width) {
+  if (aligned && x0 + K <= width) {
+    __global const uchar *p = row + (size_t) x0 * PSTRIDE;
+    uint w[4];
+
 #if NW == 4
-    vstore4 (aligned ? *(__global const uint4 *) p :
-        as_uint4 (vload16 (0, p)), 0, w);
+    vstore4 (*(__global const uint4 *) p, 0, w);
 #elif NW == 3
-    vstore3 (aligned ? vload3 (0, (__global const uint *) p) :
-        (uint3) (as_uint (vload4 (0, p)), as_uint (vload4 (1, p)),
-            as_uint (vload4 (2, p))), 0, w);
+    vstore3 (vload3 (0, (__global const uint *) p), 0, w);
 #elif NW == 2
-    vstore2 (aligned ? *(__global const uint2 *) p :
-        as_uint2 (vload8 (0, p)), 0, w);
+    vstore2 (*(__global const uint2 *) p, 0, w);
 #else
-    w[0] = aligned ? *(__global const uint *) p : as_uint (vload4 (0, p));
+    w[0] = *(__global const uint *) p;
 #endif
+#pragma unroll
+    for (k = 0; k < K; k++) {
+#if CH == 1 && PSTRIDE == 2
+      px[k] = WBYTE (w, 2 * k) | (WBYTE (w, 2 * k + 1) << 8);
+#elif CH == 1
+      px[k] = WBYTE (w, k);
+#else
+      px[k] = (uint3) (WBYTE (w, k * PSTRIDE + ROFF),
+          WBYTE (w, k * PSTRIDE + GOFF), WBYTE (w, k * PSTRIDE + BOFF));
+#endif
+    }
   } else {
-    int n = max (width - x0, 0) * PSTRIDE;
-
-#pragma unroll
-    for (i = 0; i < NW; i++)
-      w[i] = 0;
-    /* unrolled: constant indices keep w in registers */
-#pragma unroll
-    for (i = 0; i < 4 * NW; i++)
-      if (i < n)
-        w[i >> 2] |= (uint) p[i] << (8 * (i & 3));
+    for (k = 0; k < K; k++)
+      px[k] = x0 + k < width ? load_px (row, x0 + k) : (V (uint)) 0;
   }
 }
 
@@ -734,29 +726,24 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
   __global ACC *srow = sums + (size_t) s * m;
   __global ACC *rs = sums + (size_t) ns * m + ((size_t) s * nb + b) * SH * CH;
   V (ACC) col[K];
-  uint w[SH][NW];
-  bool aligned = ALIGNED;
   int r, k, i;
 
-#pragma unroll
-  for (r = 0; r < SH; r++)
-    if (r < nr)
-      load_words (SRC_ROW (ya + r), x0, width, aligned, w[r]);
+  bool aligned = ALIGNED;
+
   for (k = 0; k < K; k++)
     col[k] = 0;
-#pragma unroll
-  for (r = 0; r < SH; r++)
-    if (r < nr) {
-      V (ACC) t = 0;
+  for (r = 0; r < nr; r++) {
+    V (uint) px[K];
+    V (ACC) t = 0;
 
-#pragma unroll
-      for (k = 0; k < K; k++) {
-        V (ACC) v = VAL (V (ACC), PIXEL (w[r], k));
-        col[k] += v;
-        t += v;
-      }
-      part[r][lid] = t;
+    load_k (SRC_ROW (ya + r), x0, width, aligned, px);
+    for (k = 0; k < K; k++) {
+      V (ACC) v = VAL (V (ACC), px[k]);
+      col[k] += v;
+      t += v;
     }
+    part[r][lid] = t;
+  }
   for (k = 0; k < K; k++)
     if (x0 + k < width)
       STOREV (col[k], x0 + k, srow);
@@ -834,14 +821,8 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
   __global const ACC *rs = sums + (size_t) ns * m + (size_t) s * nb * SH * CH;
   __global OUT *o = (__global OUT *) (out + out_off);
   V (ACC) q[K], run = 0;
-  uint w[SH][NW];
   bool aligned = ALIGNED;
   int r, k, i;
-
-#pragma unroll
-  for (r = 0; r < SH; r++)
-    if (r < nr)
-      load_words (SRC_ROW (ya + r), x0, width, aligned, w[r]);
 
   if (s == 0) {
     for (i = lid; i < ne; i += WG)
@@ -877,14 +858,14 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
   }
 
   /* this work-item's K columns summed, row after row */
-#pragma unroll
-  for (r = 0; r < SH; r++)
-    if (r < nr) {
-#pragma unroll
-      for (k = 0; k < K; k++)
-        run += VAL (V (ACC), PIXEL (w[r], k));
-      part[r][lid] = run;
-    }
+  for (r = 0; r < nr; r++) {
+    V (uint) px[K];
+
+    load_k (SRC_ROW (ya + r), x0, width, aligned, px);
+    for (k = 0; k < K; k++)
+      run += VAL (V (ACC), px[k]);
+    part[r][lid] = run;
+  }
   barrier (CLK_LOCAL_MEM_FENCE);
   /* exclusive prefix over the work-items, one row per work-item, starting
    * from the row's sum left of the tile */
@@ -900,18 +881,15 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
-#pragma unroll
-  for (r = 0; r < SH; r++) {
+  for (r = 0; r < nr; r++) {
     __global OUT *orow = o + (size_t) (ya + r + 1) * ostride +
         (size_t) (xb + 1) * CH;
-    V (ACC) a;
+    V (ACC) a = part[r][lid];
+    V (uint) px[K];
 
-    if (r >= nr)
-      break;
-    a = part[r][lid];
-#pragma unroll
+    load_k (SRC_ROW (ya + r), x0, width, aligned, px);
     for (k = 0; k < K; k++) {
-      q[k] += VAL (V (ACC), PIXEL (w[r], k));
+      q[k] += VAL (V (ACC), px[k]);
       a += q[k];
       STAGE (a, (lid * K + k) * CH, stage);
     }
