@@ -60,7 +60,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define GPU_STRIP_WG 64
 #define GPU_STRIP_ROWS 16
 #define GPU_STRIP_ROWS_WIDE 8
-#define GPU_STRIP_PIXELS (GPU_STRIP_WG * 4)     /* K in integral.cl */
+#define GPU_STRIP_PIXELS (GPU_STRIP_WG * 4)     /* TW = WG * K in integral.cl */
 /* benchmarks only: rows per strip, 2 .. GPU_STRIP_WG */
 #define STRIP_ROWS_ENV "GST_CL_INTEGRAL_STRIP_ROWS"
 
@@ -847,7 +847,8 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
   IntegralPlane *p = &self->plane[i];
   gchar *opts;
 
-  p->strip_rows = gpu_strip_rows (self, acc_size);
+  p->strip_rows = self->gpu ? gpu_strip_rows (self, acc_size) :
+      GPU_STRIP_ROWS;
   opts = plane_options (self, d, acc, out, value, p->strip_rows);
 
   GST_DEBUG_OBJECT (self, "plane %u: %s (%s variant)", i, opts,

@@ -121,7 +121,8 @@ static GOptionEntry entries[] = {
   {"no-fixed", 0, 0, G_OPTION_ARG_NONE, &opt_no_fixed,
       "Skip the fixed costs (tiny frame, first frame)", NULL},
   {"kernel-time", 0, 0, G_OPTION_ARG_NONE, &opt_kernel_time,
-        "Also report kernel-only device time per frame (sets "
+        "Also report kernel-only device time per frame, the device's copy "
+        "bandwidth and each row's memory floor at it (sets "
         "GST_CL_PROFILE=1: the runtime then waits on each kernel, so "
         "end-to-end times of this run are a little pessimistic)",
       NULL},
