@@ -141,8 +141,11 @@ struct _GstClHistogram
   const gchar *names[N_CHANNEL_KINDS];
   Pass passes[N_CHANNEL_KINDS];
   guint n_passes;
-  gsize max_bands, max_groups;
+  gsize max_bands;
+  gsize max_items;              /* GPU: work-items in flight at most */
   cl_mem result, partial;
+  guint half;                   /* GPU: the half of @result this frame uses */
+  gboolean result_dirty;        /* GPU: a frame failed; zero both halves */
   guint32 *host;                /* n_channels * range, read back per frame */
   guint64 *accum;               /* n_channels * range, over an interval */
   guint64 *single;              /* n_channels * range, an unstamped frame's */
@@ -605,11 +608,14 @@ build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
         GST_VIDEO_FORMAT_INFO_POFFSET (f, 2), bt709 ? 13933 : 19595,
         bt709 ? 46871 : 38470, bt709 ? 4732 : 7471);
   if (self->gpu) {
-    /* replicas of the local histograms: as many as fit half the local
-     * memory, at most 8 */
+    /* replicas of the local histograms: a power of two, as many as fit two
+     * thirds of the local memory, at most one per lane of a warp */
     gsize one = (gsize) pass->n_out * self->range * 4;
-    guint nrep = depth16 ? 1 : (guint) CLAMP (ctx->local_mem_size / 2 / one,
-        1, 8);
+    guint nrep = 1;
+
+    while (!depth16 && nrep < 32 && 2 * nrep * one <= ctx->local_mem_size *
+        2 / 3)
+      nrep *= 2;
     g_string_append_printf (opt, " -DNREP=%u -DWG=%" G_GSIZE_FORMAT, nrep,
         pass->wg);
   } else {
@@ -783,7 +789,8 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   self->gpu = use_gpu_variant (ctx);
   self->host_merge = !self->gpu && !depth16;
   self->max_bands = MAX (1, ctx->compute_units * 4);
-  self->max_groups = MAX (1, ctx->compute_units * 8);
+  /* 2048 per compute unit: what an NVIDIA SM holds */
+  self->max_items = MAX (1, ctx->compute_units * 2048);
 
   if (bins > self->range) {
     GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
@@ -841,7 +848,7 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   for (i = 0; i < self->n_passes; i++) {
     pass = &self->passes[i];
     pass->wg = 1;
-    while (pass->wg * 2 <= MIN (256, ctx->max_work_group_size))
+    while (pass->wg * 2 <= MIN (1024, ctx->max_work_group_size))
       pass->wg *= 2;
   }
   for (i = 0; i < self->n_passes; i++)
@@ -857,9 +864,13 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
     return FALSE;
   }
 
-  /* buffers made once per caps: no per-frame allocation */
+  /* buffers made once per caps: no per-frame allocation. GPU: two halves,
+   * each frame counting into one and zeroing the other for the next */
   self->result = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
-      (gsize) self->n_channels * self->range * 4, NULL, &err);
+      (gsize) self->n_channels * self->range * 4 * (self->gpu ? 2 : 1), NULL,
+      &err);
+  self->half = 0;
+  self->result_dirty = TRUE;
   if (err == CL_SUCCESS && !self->gpu)
     self->partial = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
         self->max_bands * (self->host_merge ? self->n_channels :
@@ -949,14 +960,26 @@ enqueue_pass (GstClHistogram * self, Pass * pass, GstClFrame * frame,
   gsize global, local;
 
   if (self->gpu) {
-    gsize groups = MIN ((gsize) h, self->max_groups);
+    guint ppc = pass->pstride == 3 ? 5 : 16 / pass->pstride;
+    gsize n = (gsize) self->n_channels * self->range;
+    /* 16-byte chunks of the region: no overflow, the region is within a
+     * mapped frame */
+    gsize chunks = (gsize) (w + ppc - 1) / ppc * h;
+    /* few large work-groups, at least 4 chunks per work-item: each group
+     * costs a clear and a merge of its local histograms (one global atomic
+     * per bin) */
+    gsize groups = CLAMP ((chunks + 4 * pass->wg - 1) / (4 * pass->wg), 1,
+        MAX (self->max_items / pass->wg, 1));
+    cl_uint clear_base = (1 - self->half) * n + out_base;
 
+    out_base += self->half * n;
     local = pass->wg;
-    global = gst_cl_global_size (groups * pass->wg, local);
+    global = groups * pass->wg;
     GST_CL_LAUNCH (self, pass->hist, 1, &global, &local, HIST_WHAT,
         GST_CL_ARG_PLANE (frame, pass->plane), GST_CL_ARG (x0),
         GST_CL_ARG (y0), GST_CL_ARG (w), GST_CL_ARG (h),
-        GST_CL_ARG (self->result), GST_CL_ARG (out_base));
+        GST_CL_ARG (self->result), GST_CL_ARG (out_base),
+        GST_CL_ARG (clear_base));
   } else {
     /* a band zeroes and sums NCOPY private histograms: small regions get
      * fewer, longer bands (a 16x16 frame one, not max_bands) */
@@ -1001,29 +1024,39 @@ gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
   gsize n = (gsize) self->n_channels * self->range, i;
   cl_int err = CL_SUCCESS;
 
-  if (self->gpu) {
+  /* GPU: the kernels keep the next frame's half zeroed; only the first
+   * frame and one after a failure need both halves cleared here */
+  if (self->gpu && self->result_dirty) {
     cl_uint zero = 0;
 
     err = clEnqueueFillBuffer (ctx->queue, self->result, &zero, sizeof (zero),
-        0, n * 4, 0, NULL, NULL);
+        0, 2 * n * 4, 0, NULL, NULL);
     if (!gst_cl_base_filter_check (filter, err, "clEnqueueFillBuffer",
             HIST_WHAT))
       return FALSE;
+    self->result_dirty = FALSE;
   }
   for (i = 0; i < self->n_passes; i++)
     if (!enqueue_pass (self, &self->passes[i], frame, self->frame_roi))
-      return FALSE;
+      goto fail;
   if (self->host_merge)
     err = clEnqueueReadBuffer (ctx->queue, self->partial, CL_TRUE, 0,
         self->max_bands * n * 4, self->host, 0, NULL, NULL);
   else
-    err = clEnqueueReadBuffer (ctx->queue, self->result, CL_TRUE, 0, n * 4,
-        self->host, 0, NULL, NULL);
+    err = clEnqueueReadBuffer (ctx->queue, self->result, CL_TRUE,
+        (self->gpu ? self->half * n * 4 : 0), n * 4, self->host, 0, NULL,
+        NULL);
   /* a blocking read: the frame is no longer in use */
   if (err == CL_SUCCESS)
     gst_cl_frame_set_queue_idle (frame);
-  return gst_cl_base_filter_check (filter, err, "clEnqueueReadBuffer",
-      HIST_WHAT);
+  if (!gst_cl_base_filter_check (filter, err, "clEnqueueReadBuffer",
+          HIST_WHAT))
+    goto fail;
+  self->half ^= 1;
+  return TRUE;
+fail:
+  self->result_dirty = TRUE;
+  return FALSE;
 }
 
 /* Frames summed in @counts, covering [@start, @end) (GST_CLOCK_TIME_NONE

@@ -53,7 +53,16 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 /* each plane starts at a multiple of this many bytes */
 #define PLANE_ALIGN 8
 #define MAX_PLANES 3
-#define GPU_COL_BANDS 8
+/* GPU: gpu_strip_scan's bands of strips; the strip kernels' work-group
+ * size; rows per strip (fewer for 3-channel 64-bit sums: their local
+ * arrays are 4x larger) */
+#define GPU_SCAN_BANDS 8
+#define GPU_STRIP_WG 64
+#define GPU_STRIP_ROWS 16
+#define GPU_STRIP_ROWS_WIDE 8
+#define GPU_STRIP_PIXELS (GPU_STRIP_WG * 4)     /* TW = WG * K in integral.cl */
+/* benchmarks only: rows per strip, 2 .. GPU_STRIP_WG */
+#define STRIP_ROWS_ENV "GST_CL_INTEGRAL_STRIP_ROWS"
 
 enum
 {
@@ -67,10 +76,13 @@ enum
 typedef struct
 {
   cl_program program;
-  cl_kernel k1;                 /* gpu_rows, or the CPU's first-frame kernel */
-  cl_kernel k2;                 /* gpu_cols (CPU: NULL) */
+  cl_kernel k1;                 /* gpu_strip_sums, or the CPU's first-frame
+                                 * kernel */
+  cl_kernel k2;                 /* gpu_strip_scan (CPU: NULL) */
+  cl_kernel k3;                 /* gpu_strip_integral (CPU: NULL) */
   cl_kernel fast;               /* CPU: its kernel once the warm-up compiled it */
-  cl_mem accrow;                /* CPU scratch */
+  cl_mem accrow;                /* scratch: CPU bands' rows, GPU strip sums */
+  gint strip_rows;              /* GPU: SH */
   guint64 offset;               /* bytes, in the output */
 } IntegralPlane;
 
@@ -92,7 +104,6 @@ struct _GstClIntegral
   gsize out_size;
   guint n_bands;
   cl_int16 band_start;          /* CPU: first row of band b, then height */
-  gsize wg;
   GstClWarmup *warmup;          /* CPU: compiles the fast kernels */
   gboolean warm_after_frame;    /* CPU: start it after the first frame */
   gint fast_ready;              /* atomic: every plane's fast kernel compiled */
@@ -751,12 +762,12 @@ plan_cpu_bands (GstClIntegral * self, guint compute_units,
   self->n_bands = n;
 }
 
-/* -D options of one plane program. @acc/@out/@bits are OpenCL type names.
+/* -D options of one plane program. @acc/@out are OpenCL type names.
  * SEL: the swizzle that packs R, G, B of 4 pixels (16 loaded bytes) into
  * lanes 0-11 of a 16-vector for the CPU kernels. */
 static gchar *
 plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
-    const gchar * out, const gchar * bits, gint value)
+    const gchar * out, gint value, gint strip_rows)
 {
   gchar sel[18] = "s";
   gint i, c;
@@ -770,11 +781,11 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
   }
   sel[17] = 0;
   return g_strdup_printf ("-D CH=%d -D SRC_T=%s -D PSTRIDE=%d -D ROFF=%d "
-      "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s -D BITS=%s "
-      "-D VALUE=%d -D WG=%" G_GSIZE_FORMAT " -D CB=%d -D CPU_ONLY=%d "
+      "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s "
+      "-D VALUE=%d -D WG=%d -D SH=%d -D CB=%d -D CPU_ONLY=%d "
       "-D GPU_ONLY=%d -D BOX=%d", d->channels, d->src_t, d->pstride, d->roff,
-      d->goff, d->boff, sel, acc, out, bits, value, self->wg, GPU_COL_BANDS,
-      !self->gpu, self->gpu, self->box_mean);
+      d->goff, d->boff, sel, acc, out, value, GPU_STRIP_WG, strip_rows,
+      GPU_SCAN_BANDS, !self->gpu, self->gpu, self->box_mean);
 }
 
 static cl_mem
@@ -792,15 +803,53 @@ create_scratch (GstClIntegral * self, gsize size)
   return mem;
 }
 
-/* Builds plane @i's program and kernels (and CPU scratch) */
+static gboolean check_size (GstClIntegral * self, gboolean computed,
+    guint64 size, const gchar * what);
+
+/* Rows per strip of the GPU kernels for @acc_size-byte sums */
+static gint
+gpu_strip_rows (GstClIntegral * self, gsize acc_size)
+{
+  const gchar *env = g_getenv (STRIP_ROWS_ENV);
+  gint rows = self->channels == 3 && acc_size == 8 ? GPU_STRIP_ROWS_WIDE
+      : GPU_STRIP_ROWS;
+
+  if (env)
+    rows = CLAMP (atoi (env), 2, GPU_STRIP_WG);
+  return rows;
+}
+
+/* The GPU strip kernels' scratch: per strip its column sums and tile
+ * totals, then SH row sums per tile (integral.cl), ACC each */
+static cl_mem
+create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size)
+{
+  guint64 strips = (self->height + strip_rows - 1) / strip_rows;
+  guint64 blocks = (self->width + GPU_STRIP_PIXELS - 1) / GPU_STRIP_PIXELS;
+  guint64 row = 0, tiles = 0, size = 0;
+  gboolean ok = g_uint64_checked_mul (&row, self->width + blocks,
+      self->channels) && g_uint64_checked_mul (&tiles, strips * blocks,
+      strip_rows * self->channels) && g_uint64_checked_mul (&size, strips,
+      row) && g_uint64_checked_add (&size, size, tiles) &&
+      g_uint64_checked_mul (&size, size, acc_size);
+
+  if (!check_size (self, ok, size, "GPU integral scratch"))
+    return NULL;
+  return create_scratch (self, size);
+}
+
+/* Builds plane @i's program and kernels (and scratch) */
 static gboolean
 setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
-    const gchar * acc, const gchar * out, const gchar * bits, gint value,
-    gsize acc_size)
+    const gchar * acc, const gchar * out, gint value, gsize acc_size)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   IntegralPlane *p = &self->plane[i];
-  gchar *opts = plane_options (self, d, acc, out, bits, value);
+  gchar *opts;
+
+  p->strip_rows = self->gpu ? gpu_strip_rows (self, acc_size) :
+      GPU_STRIP_ROWS;
+  opts = plane_options (self, d, acc, out, value, p->strip_rows);
 
   GST_DEBUG_OBJECT (self, "plane %u: %s (%s variant)", i, opts,
       self->gpu ? "GPU" : "CPU");
@@ -809,15 +858,23 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
   if (!p->program)
     return FALSE;
   p->k1 = gst_cl_base_filter_create_kernel (base, p->program,
-      self->gpu ? "gpu_rows" : "cpu_integral_first");
-  if (self->gpu)
-    p->k2 = gst_cl_base_filter_create_kernel (base, p->program, "gpu_cols");
-  else
+      self->gpu ? "gpu_strip_sums" : "cpu_integral_first");
+  if (self->gpu) {
+    p->k2 = gst_cl_base_filter_create_kernel (base, p->program,
+        "gpu_strip_scan");
+    p->k3 = gst_cl_base_filter_create_kernel (base, p->program,
+        "gpu_strip_integral");
+  } else {
     p->fast = gst_cl_base_filter_create_kernel (base, p->program,
         "cpu_integral");
-  if (!p->k1 || !(self->gpu ? p->k2 : p->fast))
+  }
+  if (!p->k1 || !(self->gpu ? p->k2 && p->k3 : p->fast != NULL))
     return FALSE;
-  if (!self->gpu) {
+  if (self->gpu) {
+    p->accrow = create_gpu_scratch (self, p->strip_rows, acc_size);
+    if (!p->accrow)
+      return FALSE;
+  } else {
     /* no overflow: n_bands <= height, so this is at most the plane's size,
      * which check_size() bounded */
     gsize n = (gsize) self->n_bands * self->width * self->channels * acc_size;
@@ -932,11 +989,11 @@ start_warm_up (GstClIntegral * self)
 /* CPU box mean: one kernel and no integral image (see cpu_box_mean) */
 static gboolean
 setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
-    const gchar * acc, const gchar * out, const gchar * bits, gsize acc_size)
+    const gchar * acc, const gchar * out, gsize acc_size)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   IntegralPlane *p = &self->plane[0];
-  gchar *opts = plane_options (self, d, acc, out, bits, 0);
+  gchar *opts = plane_options (self, d, acc, out, 0, GPU_STRIP_ROWS);
   gsize n;
 
   GST_DEBUG_OBJECT (self, "box mean: %s (CPU variant)", opts);
@@ -958,22 +1015,20 @@ setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
   return p->k1 && p->fast && p->accrow && start_warm_up (self);
 }
 
-/* ACC, OUT and BITS (row-prefix storage) type names of a sum or count
- * plane (@sq FALSE) or a sqsum plane */
+/* ACC and OUT type names of a sum or count plane (@sq FALSE) or a sqsum
+ * plane */
 static void
 plane_types (GstClIntegralFormat f, gboolean sq, const gchar ** acc,
-    const gchar ** out, const gchar ** bits, gsize * acc_size)
+    const gchar ** out, gsize * acc_size)
 {
   static const gchar *outs[] = { "uint", "ulong", "float", "double" };
 
   if (sq) {
-    *acc = *bits = "ulong";
+    *acc = "ulong";
     *out = format_is_float (f) ? "double" : "ulong";
   } else {
     *acc = f == GST_CL_INTEGRAL_FORMAT_U32 ? "uint" : "ulong";
     *out = outs[f];
-    *bits = plane_elem_size (f, GST_CL_INTEGRAL_PLANES_SUM) == 4 ?
-        "uint" : "ulong";
   }
   *acc_size = g_str_equal (*acc, "uint") ? 4 : 8;
 }
@@ -1004,7 +1059,7 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   GstClIntegral *self = GST_CL_INTEGRAL (base);
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
   const gchar *variant = g_getenv (VARIANT_ENV);
-  const gchar *acc, *out, *bits;
+  const gchar *acc, *out;
   guint64 offsets[MAX_PLANES];
   GstClIntegralFormat format;
   SourceDesc d;
@@ -1026,13 +1081,10 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   self->box_mean = out_info != NULL;
   plan_cpu_bands (self, ctx->compute_units, self->box_mean ? 0 :
       ADD_ROW_COST);
-  self->wg = 1;
-  while (self->wg * 2 <= MIN (ctx->max_work_group_size, 256))
-    self->wg *= 2;
-  if (self->gpu && ctx->max_work_group_size < 32 * GPU_COL_BANDS) {
+  if (self->gpu && ctx->max_work_group_size < 32 * GPU_SCAN_BANDS) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, (NULL),
         ("device work-group size %" G_GSIZE_FORMAT " < %d",
-            ctx->max_work_group_size, 32 * GPU_COL_BANDS));
+            ctx->max_work_group_size, 32 * GPU_SCAN_BANDS));
     return FALSE;
   }
 
@@ -1050,10 +1102,10 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
         GST_CL_INTEGRAL_PLANES_SUM, NULL, &size);
     if (!check_size (self, computed, size, "box-mean integral image"))
       return FALSE;
-    plane_types (format, FALSE, &acc, &out, &bits, &acc_size);
+    plane_types (format, FALSE, &acc, &out, &acc_size);
     if (!self->gpu)
-      return setup_cpu_box_mean (self, &d, acc, out, bits, acc_size);
-    if (!setup_plane (self, 0, &d, acc, out, bits, 0, acc_size))
+      return setup_cpu_box_mean (self, &d, acc, out, acc_size);
+    if (!setup_plane (self, 0, &d, acc, out, 0, acc_size))
       return FALSE;
     self->plane[0].offset = 0;
     self->n_planes = 1;
@@ -1085,8 +1137,8 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     if (!(planes & bit))
       continue;
     plane_types (format, bit == GST_CL_INTEGRAL_PLANES_SQSUM, &acc, &out,
-        &bits, &acc_size);
-    if (!setup_plane (self, n, &d, acc, out, bits,
+        &acc_size);
+    if (!setup_plane (self, n, &d, acc, out,
             bit == GST_CL_INTEGRAL_PLANES_SUM ? 0 :
             bit == GST_CL_INTEGRAL_PLANES_SQSUM ? 1 : 2, acc_size))
       return FALSE;
@@ -1120,6 +1172,8 @@ gst_cl_integral_reset (GstClBaseFilter * base)
       clReleaseKernel (p->fast);
     if (p->k2)
       clReleaseKernel (p->k2);
+    if (p->k3)
+      clReleaseKernel (p->k3);
     if (p->program)
       clReleaseProgram (p->program);
     if (p->accrow)
@@ -1151,15 +1205,24 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, GstClFrame * in,
       p->fast : p->k1;
 
   if (self->gpu) {
-    gsize gsz[2] = { self->wg, h }, lsz[2] = { self->wg, 1 };
-    gsize csz[2] = { gst_cl_global_size ((gsize) (w + 1) * self->channels,
-          32), GPU_COL_BANDS }, clsz[2] = { 32, GPU_COL_BANDS };
+    /* tiles of strip_rows x GPU_STRIP_PIXELS; scratch rows of m sums (no
+     * overflow: create_gpu_scratch() sized them) */
+    cl_int strips = (h + p->strip_rows - 1) / p->strip_rows;
+    gsize blocks = (w + GPU_STRIP_PIXELS - 1) / GPU_STRIP_PIXELS;
+    cl_uint m = (cl_uint) ((w + blocks) * self->channels);
+    gsize tsz[2] = { blocks * GPU_STRIP_WG, strips };
+    gsize tlsz[2] = { GPU_STRIP_WG, 1 };
+    gsize ssz[2] = { gst_cl_global_size (m, 32), GPU_SCAN_BANDS };
+    gsize slsz[2] = { 32, GPU_SCAN_BANDS };
 
-    GST_CL_LAUNCH (self, p->k1, 2, gsz, lsz, INTEGRAL_WHAT,
+    GST_CL_LAUNCH (self, p->k1, 2, tsz, tlsz, INTEGRAL_WHAT,
         GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
-        GST_CL_ARG (out), GST_CL_ARG (off));
-    GST_CL_LAUNCH (self, p->k2, 2, csz, clsz, INTEGRAL_WHAT,
-        GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (out), GST_CL_ARG (off));
+        GST_CL_ARG (p->accrow));
+    GST_CL_LAUNCH (self, p->k2, 2, ssz, slsz, INTEGRAL_WHAT, GST_CL_ARG (m),
+        GST_CL_ARG (strips), GST_CL_ARG (p->accrow));
+    GST_CL_LAUNCH (self, p->k3, 2, tsz, tlsz, INTEGRAL_WHAT,
+        GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
+        GST_CL_ARG (p->accrow), GST_CL_ARG (out), GST_CL_ARG (off));
   } else {
     /* one work-item per work-group: PoCL runs work-groups on its threads */
     gsize one = 1, nb = self->n_bands;

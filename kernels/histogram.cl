@@ -11,7 +11,8 @@
  *   DEPTH16     1: one little-endian 16-bit sample per pixel (GRAY16_LE)
  *   RANGE       256 or 65536 (values, hence bins of the histograms made here)
  *   NCOPY       (CPU) interleaved private histograms per channel
- *   NREP, WG    (GPU) local histogram replicas, work-group size
+ *   NREP, WG    (GPU) local histogram replicas (a power of two),
+ *               work-group size
  *
  * Output: result[out_base + k * RANGE + v] = number of samples of channel k
  * with value v. Binning to the user's bin count, mean, stddev, min and max
@@ -200,58 +201,119 @@ hist_merge (__global const uint * partial, int nbands, __global uint * result,
   result[out_base + i] = s;
 }
 
-/* ---- GPUs: local sub-histograms, 16-byte loads, global atomics ---- */
+/* ---- GPUs: one kernel, interleaved local sub-histograms ---- */
 
-/* Work-group g takes rows g, g + G, ...; its WG work-items take 16-byte
- * chunks of a row side by side. 8-bit samples count into NREP local
- * replicas (work-item i uses replica i % NREP, which spreads the atomics of
- * a solid frame over NREP addresses), merged into @result with global
- * atomics. 16-bit samples go straight to global atomics. @result must be
- * zeroed first. */
+/* 8-bit samples count into NREP local replicas, interleaved: counter
+ * (channel k, value v) of replica r is lhist[(k * RANGE + v) * NREP + r]
+ * and work-item i uses replica i % NREP. Lanes of a warp then hit NREP
+ * different banks for equal values (a solid frame does not serialise on
+ * one counter) and spread over the banks for random ones. */
+#define LSLOT(k, v) (((k) * RANGE + (v)) * NREP + rep)
+#if DEPTH16
+#define GCOUNT(px) atomic_inc (&gout[SAMPLE (px, 0)])
+/* the 16-bit sample in bits 16 * @o... of @u */
+#define GCOUNTU(u, o) atomic_inc (&gout[((u) >> (16 * (o))) & 0xffffu])
+#else
+#define GCOUNT(px) do {                                                  \
+    atomic_inc (&lhist[LSLOT (0, SAMPLE (px, 0))]);                      \
+    if (NOUT > 1) atomic_inc (&lhist[LSLOT (1, SAMPLE (px, 1))]);        \
+    if (NOUT > 2) atomic_inc (&lhist[LSLOT (2, SAMPLE (px, 2))]);        \
+    if (NOUT > 3) atomic_inc (&lhist[LSLOT (3, SAMPLE (px, 3))]);        \
+    if (NOUT > 4) atomic_inc (&lhist[LSLOT (4, SAMPLE (px, 4))]);        \
+  } while (0)
+/* the pixel in bits 8 * @o... of @u */
+#define GCOUNTU(u, o) do {                                               \
+    atomic_inc (&lhist[LSLOT (0, SRCU (u, o, SRC0))]);                   \
+    if (NOUT > 1) atomic_inc (&lhist[LSLOT (1, SRCU (u, o, SRC1))]);     \
+    if (NOUT > 2) atomic_inc (&lhist[LSLOT (2, SRCU (u, o, SRC2))]);     \
+    if (NOUT > 3) atomic_inc (&lhist[LSLOT (3, SRCU (u, o, SRC3))]);     \
+    if (NOUT > 4) atomic_inc (&lhist[LSLOT (4, SRCU (u, o, SRC4))]);     \
+  } while (0)
+#endif
+
+/* One launch per pass and frame. The region (x0, y0, w, h) is cut into
+ * 16-byte chunks of PPC pixels, ceil (w / PPC) per row; work-items take
+ * chunks grid-stride (consecutive work-items, consecutive chunks, so a
+ * warp reads 512 contiguous bytes), loading each with one 16-byte load
+ * when rows are 16-byte aligned. Each work-group adds its non-zero local
+ * counts to result[out_base ...] with one global atomic per bin; 16-bit
+ * samples count straight into @result. result[out_base ...] must be zero
+ * on entry; the kernel zeroes result[clear_base ...] (NOUT * RANGE
+ * counters) for the next frame, which the host reads from there. */
 __kernel void
 hist_gpu (__global const uchar * base, uint offset, int stride, int x0,
-    int y0, int w, int h, __global uint * result, uint out_base)
+    int y0, int w, int h, __global uint * result, uint out_base,
+    uint clear_base)
 {
-  int lid = get_local_id (0), g = get_group_id (0);
-  int ngroups = get_num_groups (0);
-  int y, x, i;
+  int lid = get_local_id (0);
+  uint gs = get_global_size (0);
+  uint cpr = (uint) (w + PPC - 1) / PPC;        /* chunks per row */
+  /* this work-item's first chunk (c, y) and its step (dc, dy) */
+  uint c = get_global_id (0) % cpr, dc = gs % cpr;
+  int y = get_global_id (0) / cpr, dy = gs / cpr;
+  __global const uchar *origin = base + offset + (size_t) y0 * stride +
+      (size_t) x0 * PSTRIDE;
+  bool aligned = ((offset + (size_t) y0 * stride + (size_t) x0 * PSTRIDE) |
+      (size_t) stride) % 16 == 0;
+  uint i;
 #if DEPTH16
-  __global uint *hist = result + out_base;
-#define GCOUNT(px) atomic_inc (&hist[SAMPLE (px, 0)])
+  __global uint *gout = result + out_base;
 #else
   __local uint lhist[NREP * NOUT * RANGE];
-  __local uint *hist = lhist + (lid % NREP) * NOUT * RANGE;
-#define GCOUNT(px) do {                                                  \
-    atomic_inc (&hist[0 * RANGE + SAMPLE (px, 0)]);                      \
-    if (NOUT > 1) atomic_inc (&hist[1 * RANGE + SAMPLE (px, 1)]);        \
-    if (NOUT > 2) atomic_inc (&hist[2 * RANGE + SAMPLE (px, 2)]);        \
-    if (NOUT > 3) atomic_inc (&hist[3 * RANGE + SAMPLE (px, 3)]);        \
-    if (NOUT > 4) atomic_inc (&hist[4 * RANGE + SAMPLE (px, 4)]);        \
-  } while (0)
+  int rep = lid % NREP;
 
   for (i = lid; i < NREP * NOUT * RANGE; i += WG)
     lhist[i] = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
 #endif
 
-  for (y = g; y < h; y += ngroups) {
-    __global const uchar *row = base + offset + (size_t) (y0 + y) * stride +
-        (size_t) x0 * PSTRIDE;
+  for (i = get_global_id (0); i < NOUT * RANGE; i += gs)
+    result[clear_base + i] = 0;
 
-    for (x = lid * PPC; x < w; x += WG * PPC) {
-      int k;
+  for (; y < h; y += dy) {
+    __global const uchar *row = origin + (size_t) y * stride;
+    int x = c * PPC, k;
 
-      if (!DEPTH16 && x * PSTRIDE + 16 <= w * PSTRIDE) {
-        uchar b[16];
+    if (x * PSTRIDE + 16 <= w * PSTRIDE) {
+#if PSTRIDE == 1 || PSTRIDE == 2 || PSTRIDE == 4
+      __global const uchar *p = row + x * PSTRIDE;
+      uint4 v = aligned ? *(__global const uint4 *) p :
+          as_uint4 (vload16 (0, p));
 
-        vstore16 (vload16 (0, row + x * PSTRIDE), 0, b);
 #pragma unroll
-        for (k = 0; k < PPC; k++)
-          GCOUNT (b + k * PSTRIDE);
-      } else {
-        for (k = 0; k < PPC && x + k < w; k++)
-          GCOUNT (row + (x + k) * PSTRIDE);
+      for (k = 0; k < 4; k++) {
+        uint u = k == 0 ? v.s0 : k == 1 ? v.s1 : k == 2 ? v.s2 : v.s3;
+#if DEPTH16
+        GCOUNTU (u, 0);
+        GCOUNTU (u, 1);
+#elif PSTRIDE == 4
+        GCOUNTU (u, 0);
+#elif PSTRIDE == 2
+        GCOUNTU (u, 0);
+        GCOUNTU (u, 2);
+#else
+        GCOUNTU (u, 0);
+        GCOUNTU (u, 1);
+        GCOUNTU (u, 2);
+        GCOUNTU (u, 3);
+#endif
       }
+#else
+      uchar b[16];
+
+      vstore16 (vload16 (0, row + x * PSTRIDE), 0, b);
+#pragma unroll
+      for (k = 0; k < PPC; k++)
+        GCOUNT (b + k * PSTRIDE);
+#endif
+    } else {
+      for (k = 0; k < PPC && x + k < w; k++)
+        GCOUNT (row + (x + k) * PSTRIDE);
+    }
+    c += dc;
+    if (c >= cpr) {
+      c -= cpr;
+      y++;
     }
   }
 
@@ -261,8 +323,9 @@ hist_gpu (__global const uchar * base, uint offset, int stride, int x0,
     uint s = 0;
     int r;
 
+    /* replicas read in a rotated order: fewer bank conflicts */
     for (r = 0; r < NREP; r++)
-      s += lhist[r * NOUT * RANGE + i];
+      s += lhist[i * NREP + ((r + i) & (NREP - 1))];
     if (s)
       atomic_add (&result[out_base + i], s);
   }

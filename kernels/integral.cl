@@ -18,17 +18,18 @@
  * gives each band of rows the column totals of the rows above it, then walks
  * the band top-down with a running row prefix plus one private-to-the-band
  * row of column sums, so the output is written exactly once.
- * GPU variant: gpu_rows scans each row in local memory (one work-group per
- * row) and stores the row prefix as integer bits (BITS) in place; gpu_cols
- * walks columns (coalesced) in CB bands per work-group and turns them into
- * the final values in place.
+ * GPU variant (three launches, the output written once): gpu_strip_sums
+ * sums tiles of the source, gpu_strip_scan prefixes those sums over the
+ * strips, gpu_strip_integral reads the source again and writes every
+ * element of the output once, coalesced (details below).
  *
  * Options: CH (1|3), SRC_T (uchar|ushort, CH=1), PSTRIDE ROFF GOFF BOFF
- * (bytes, CH=3), SEL (swizzle picking R, G, B of 4 pixels, CH=3), ACC, OUT, BITS, VALUE (0 sum, 1 square, 2 non-zero),
- * WG (gpu_rows work-group size, power of two), CB (gpu_cols row bands),
+ * (bytes, CH=3), SEL (swizzle picking R, G, B of 4 pixels, CH=3), ACC, OUT,
+ * VALUE (0 sum, 1 square, 2 non-zero), WG (work-group size of the strip
+ * kernels, at least SH), SH (rows per strip), CB (gpu_strip_scan bands),
  * CPU_ONLY / GPU_ONLY (0|1: only one variant's kernels, which the device
  * runs; the other's would only cost build time), BOX (1: the box mean's
- * kernels: cpu_box_mean*, or gpu_rows, gpu_cols and box_mean; 0: the
+ * kernels: cpu_box_mean*, or the strip kernels and box_mean; 0: the
  * integral image's, less to build either way). */
 
 #ifndef CH
@@ -57,9 +58,6 @@
 #endif
 #ifndef OUT
 #define OUT uint
-#endif
-#ifndef BITS
-#define BITS uint
 #endif
 #ifndef VALUE
 #define VALUE 0
@@ -627,89 +625,278 @@ cpu_box_mean_first (__global const uchar * src, uint src_off,
 
 #if !CPU_ONLY
 
-#define K 4                     /* consecutive pixels per work-item */
+/* Reduce, scan, then write once. The frame is cut into tiles of SH rows
+ * (a strip) by TW pixels (a block), one work-group of WG work-items each,
+ * K consecutive pixels per work-item. Scratch (ACC): for each strip s a
+ * row of m = (W + nblocks) * CH: the strip's column sums, then its tiles'
+ * totals; after the nstrips rows, the tiles' row sums (SH per tile, V (ACC)
+ * each).
+ *   gpu_strip_sums      reads the source: column, row and tile sums
+ *   gpu_strip_scan      turns each scratch column into the sum over the
+ *                       strips above (small: 1/SH of the frame)
+ *   gpu_strip_integral  reads the source again and writes each output
+ *                       element once, coalesced: the rows above the strip
+ *                       come from the scanned column sums, the tiles on
+ *                       the left from their row sums and scanned totals.
+ * Traffic per GRAY8 -> U32 pixel: 1 + 4 (output) + 1 (second read) + about
+ * 16 / SH (scratch) bytes, where a row-then-column scheme moves 13. */
+#ifndef SH
+#define SH 16
+#endif
+#define K 4
+#define TW (WG * K)
+/* local staging of a tile row, one pad word per 32: conflict-free both
+ * when a work-item writes its K pixels and when the row is stored */
+#define PAD(e) ((e) + ((e) >> 5))
 
-/* global (WG, height), local (WG, 1): work-group y scans source row y and
- * stores the inclusive row prefix as BITS at output row y + 1 */
-__kernel __attribute__ ((reqd_work_group_size (WG, 1, 1)))
+#if CH == 1
+#define STAGE(v, e, buf) ((buf)[PAD (e)] = CONVERT (OUT, v))
+#else
+#define STAGE(v, e, buf) do { (buf)[PAD (e)] = CONVERT (OUT, (v).x); \
+    (buf)[PAD ((e) + 1)] = CONVERT (OUT, (v).y); \
+    (buf)[PAD ((e) + 2)] = CONVERT (OUT, (v).z); } while (0)
+#endif
+
+/* A work-item's K pixels are K * PSTRIDE = 4 * NW contiguous bytes. When
+ * src_off and src_stride are multiples of WALIGN they are read as NW
+ * words (one 4-, 8- or 16-byte load; three 4-byte ones for 3-byte pixels)
+ * and unpacked in registers: a third to a twelfth of the loads of one per
+ * sample */
+#define NW PSTRIDE
+#if NW == 3
+#define WALIGN 4
+#else
+#define WALIGN (4 * NW)
+#endif
+#define WBYTE(w, o) (((w)[(o) >> 2] >> (8 * ((o) & 3))) & 0xffu)
+
+/* the K pixels at @x0 of @row, 0 beyond @width */
+void load_k (__global const uchar * row, int x0, int width, bool aligned,
+    V (uint) * px);
+
 void
-gpu_rows (__global const uchar * src, uint src_off, int src_stride,
-    int width, int height, __global uchar * out, ulong out_off)
+load_k (__global const uchar * row, int x0, int width, bool aligned,
+    V (uint) * px)
 {
-  __local V (ACC) part[WG];
-  int lid = get_local_id (0);
-  int y = get_group_id (1);
-  __global const uchar *row = SRC_ROW (y);
-  __global BITS *o = (__global BITS *) (out + out_off) +
-      (size_t) (y + 1) * (width + 1) * CH;
-  V (ACC) carry = 0;
-  int base, k, d;
+  int k;
 
-  if (lid == 0)
-    STOREV ((V (BITS)) 0, 0, o);
-  for (base = 0; base < width; base += WG * K) {
-    int x0 = base + lid * K;
-    V (ACC) v[K], t = 0, excl = 0;
+  if (aligned && x0 + K <= width) {
+    __global const uchar *p = row + (size_t) x0 * PSTRIDE;
+    uint w[4];
 
+#if NW == 4
+    vstore4 (*(__global const uint4 *) p, 0, w);
+#elif NW == 3
+    vstore3 (vload3 (0, (__global const uint *) p), 0, w);
+#elif NW == 2
+    vstore2 (*(__global const uint2 *) p, 0, w);
+#else
+    w[0] = *(__global const uint *) p;
+#endif
+#pragma unroll
     for (k = 0; k < K; k++) {
-      if (x0 + k < width)
-        t += VAL (V (ACC), load_px (row, x0 + k));
-      v[k] = t;
+#if CH == 1 && PSTRIDE == 2
+      px[k] = WBYTE (w, 2 * k) | (WBYTE (w, 2 * k + 1) << 8);
+#elif CH == 1
+      px[k] = WBYTE (w, k);
+#else
+      px[k] = (uint3) (WBYTE (w, k * PSTRIDE + ROFF),
+          WBYTE (w, k * PSTRIDE + GOFF), WBYTE (w, k * PSTRIDE + BOFF));
+#endif
     }
-    part[lid] = t;
-    barrier (CLK_LOCAL_MEM_FENCE);
-    /* Hillis-Steele inclusive scan of the per-work-item totals */
-    for (d = 1; d < WG; d <<= 1) {
-      V (ACC) add = 0;
-      if (lid >= d)
-        add = part[lid - d];
-      barrier (CLK_LOCAL_MEM_FENCE);
-      part[lid] += add;
-      barrier (CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid > 0)
-      excl = part[lid - 1];
-    excl += carry;
+  } else {
     for (k = 0; k < K; k++)
-      if (x0 + k < width)
-        STOREV (CONVERT (V (BITS), v[k] + excl), x0 + k + 1, o);
-    carry += part[WG - 1];
-    barrier (CLK_LOCAL_MEM_FENCE);
+      px[k] = x0 + k < width ? load_px (row, x0 + k) : (V (uint)) 0;
   }
 }
 
-/* global (round_up ((W + 1) * CH, 32), CB), local (32, CB): each column of
- * elements is split in CB bands; band totals are combined in local memory,
- * then each band turns row prefixes into integrals in place */
+#define ALIGNED (((src_off | (uint) src_stride) % WALIGN) == 0)
+
+/* global (nblocks * WG, nstrips), local (WG, 1) */
+__kernel __attribute__ ((reqd_work_group_size (WG, 1, 1)))
+void
+gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
+    int width, int height, __global ACC * sums)
+{
+  __local V (ACC) part[SH][WG + 1];
+  int lid = get_local_id (0), b = get_group_id (0), s = get_group_id (1);
+  int nb = get_num_groups (0), ns = get_num_groups (1);
+  int x0 = b * TW + lid * K, ya = s * SH, nr = min (SH, height - ya);
+  size_t m = ((size_t) width + nb) * CH;
+  __global ACC *srow = sums + (size_t) s * m;
+  __global ACC *rs = sums + (size_t) ns * m + ((size_t) s * nb + b) * SH * CH;
+  V (ACC) col[K];
+  int r, k, i;
+
+  bool aligned = ALIGNED;
+
+  for (k = 0; k < K; k++)
+    col[k] = 0;
+  for (r = 0; r < nr; r++) {
+    V (uint) px[K];
+    V (ACC) t = 0;
+
+    load_k (SRC_ROW (ya + r), x0, width, aligned, px);
+    for (k = 0; k < K; k++) {
+      V (ACC) v = VAL (V (ACC), px[k]);
+      col[k] += v;
+      t += v;
+    }
+    part[r][lid] = t;
+  }
+  for (k = 0; k < K; k++)
+    if (x0 + k < width)
+      STOREV (col[k], x0 + k, srow);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lid < nr) {
+    V (ACC) t = 0;
+
+    for (i = 0; i < WG; i++)
+      t += part[lid][i];
+    STOREV (t, lid, rs);
+    part[lid][WG] = t;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    V (ACC) t = 0;
+
+    for (r = 0; r < nr; r++)
+      t += part[r][WG];
+    STOREV (t, width + b, srow);
+  }
+}
+
+/* global (round_up (m, 32), CB), local (32, CB): each of the m scratch
+ * columns split in CB bands of strips; band totals combined in local
+ * memory, then each band writes exclusive prefixes in place */
 __kernel __attribute__ ((reqd_work_group_size (32, CB, 1)))
 void
-gpu_cols (int width, int height, __global uchar * out, ulong out_off)
+gpu_strip_scan (uint m, int nstrips, __global ACC * sums)
 {
   __local ACC part[CB][32];
   int lx = get_local_id (0), ly = get_local_id (1);
   size_t i = get_global_id (0);
-  size_t n = (size_t) (width + 1) * CH;
-  __global const BITS *ib = (__global const BITS *) (out + out_off);
-  __global OUT *ob = (__global OUT *) (out + out_off);
-  int rows = (height + CB - 1) / CB;
-  int r0 = 1 + ly * rows, r1 = min (r0 + rows, height + 1);
+  int per = (nstrips + CB - 1) / CB;
+  int s0 = min (ly * per, nstrips), s1 = min (s0 + per, nstrips);
   ACC t = 0, a = 0;
-  int r, k;
+  int s, k;
 
-  if (i < n)
-    for (r = r0; r < r1; r++)
-      t += CONVERT (ACC, ib[r * n + i]);
+  if (i < m)
+    for (s = s0; s < s1; s++)
+      t += sums[(size_t) s * m + i];
   part[ly][lx] = t;
   barrier (CLK_LOCAL_MEM_FENCE);
   for (k = 0; k < ly; k++)
     a += part[k][lx];
-  if (i >= n)
+  if (i >= m)
     return;
-  if (ly == 0)
-    ob[i] = 0;
-  for (r = r0; r < r1; r++) {
-    a += CONVERT (ACC, ib[r * n + i]);
-    ob[r * n + i] = CONVERT (OUT, a);
+  for (s = s0; s < s1; s++) {
+    size_t e = (size_t) s * m + i;
+    ACC v = sums[e];
+
+    sums[e] = a;
+    a += v;
+  }
+}
+
+/* global (nblocks * WG, nstrips), local (WG, 1): output rows ya + 1 ..
+ * ya + SH, columns xb + 1 .. xb + TW of the tile, plus the zero first row
+ * and column */
+__kernel __attribute__ ((reqd_work_group_size (WG, 1, 1)))
+void
+gpu_strip_integral (__global const uchar * src, uint src_off,
+    int src_stride, int width, int height, __global const ACC * sums,
+    __global uchar * out, ulong out_off)
+{
+  __local V (ACC) part[SH][WG + 1];
+  __local V (ACC) left[SH];
+  __local OUT stage[PAD (TW * CH) + 1];
+  int lid = get_local_id (0), b = get_group_id (0), s = get_group_id (1);
+  int nb = get_num_groups (0), ns = get_num_groups (1);
+  int xb = b * TW, x0 = xb + lid * K, ya = s * SH;
+  int nr = min (SH, height - ya), ne = min (TW, width - xb) * CH;
+  size_t m = ((size_t) width + nb) * CH;
+  size_t ostride = ((size_t) width + 1) * CH;
+  __global const ACC *srow = sums + (size_t) s * m;
+  __global const ACC *rs = sums + (size_t) ns * m + (size_t) s * nb * SH * CH;
+  __global OUT *o = (__global OUT *) (out + out_off);
+  V (ACC) q[K], run = 0;
+  bool aligned = ALIGNED;
+  int r, k, i;
+
+  if (s == 0) {
+    for (i = lid; i < ne; i += WG)
+      o[(size_t) (xb + 1) * CH + i] = 0;
+    if (b == 0 && lid < CH)
+      o[lid] = 0;
+  }
+  if (b == 0 && lid < nr)
+    STOREV ((V (OUT)) 0, 0, o + (size_t) (ya + lid + 1) * ostride);
+
+  /* row r of the strip, left of the tile: its sums over the tiles on the
+   * left, whose totals over the strips above (scanned) come on top */
+  if (lid < nr) {
+    V (ACC) t = 0;
+
+    for (i = 0; i < b; i++)
+      t += LOADV (i * SH + lid, rs);
+    left[lid] = t;
+  }
+  for (k = 0; k < K; k++) {
+    q[k] = x0 + k < width ? LOADV (x0 + k, srow) : (V (ACC)) 0;
+    run += q[k];
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lid < nr) {
+    V (ACC) t = 0;
+
+    for (i = 0; i < b; i++)
+      t += LOADV (width + i, srow);
+    for (r = 0; r <= lid; r++)
+      t += left[r];
+    part[lid][WG] = t;
+  }
+
+  /* this work-item's K columns summed, row after row */
+  for (r = 0; r < nr; r++) {
+    V (uint) px[K];
+
+    load_k (SRC_ROW (ya + r), x0, width, aligned, px);
+    for (k = 0; k < K; k++)
+      run += VAL (V (ACC), px[k]);
+    part[r][lid] = run;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* exclusive prefix over the work-items, one row per work-item, starting
+   * from the row's sum left of the tile */
+  if (lid < nr) {
+    V (ACC) a = part[lid][WG];
+
+    for (i = 0; i < WG; i++) {
+      V (ACC) v = part[lid][i];
+
+      part[lid][i] = a;
+      a += v;
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  for (r = 0; r < nr; r++) {
+    __global OUT *orow = o + (size_t) (ya + r + 1) * ostride +
+        (size_t) (xb + 1) * CH;
+    V (ACC) a = part[r][lid];
+    V (uint) px[K];
+
+    load_k (SRC_ROW (ya + r), x0, width, aligned, px);
+    for (k = 0; k < K; k++) {
+      q[k] += VAL (V (ACC), px[k]);
+      a += q[k];
+      STAGE (a, (lid * K + k) * CH, stage);
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    for (i = lid; i < ne; i += WG)
+      orow[i] = stage[PAD (i)];
+    barrier (CLK_LOCAL_MEM_FENCE);
   }
 }
 

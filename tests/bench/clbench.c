@@ -8,7 +8,9 @@
  * push + pull of one frame, timed with CLOCK_MONOTONIC. No source, no
  * conversion, no sink in the figure. Median and p10/p90 over the samples.
  * With --kernel-time, also the elements' device time of kernels
- * ("kernel-time" under GST_CL_PROFILE=1).
+ * ("kernel-time" under GST_CL_PROFILE=1), and each row's memory floor:
+ * the bytes a frame must read and write at the device's copy bandwidth,
+ * measured at the start of the same run.
  *
  * The plain-C yardsticks are the references in tests/reference/ (what the
  * tests compare against); yardsticks.c only adds the separable loop they
@@ -43,6 +45,7 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 #include <gst/check/gstharness.h>
+#include <CL/cl.h>
 
 #include "cvshim.h"
 #include "convolve.h"
@@ -118,7 +121,8 @@ static GOptionEntry entries[] = {
   {"no-fixed", 0, 0, G_OPTION_ARG_NONE, &opt_no_fixed,
       "Skip the fixed costs (tiny frame, first frame)", NULL},
   {"kernel-time", 0, 0, G_OPTION_ARG_NONE, &opt_kernel_time,
-        "Also report kernel-only device time per frame (sets "
+        "Also report kernel-only device time per frame, the device's copy "
+        "bandwidth and each row's memory floor at it (sets "
         "GST_CL_PROFILE=1: the runtime then waits on each kernel, so "
         "end-to-end times of this run are a little pessimistic)",
       NULL},
@@ -160,6 +164,7 @@ static GOptionEntry entries[] = {
 
 static FILE *csv = NULL;
 static gchar *cl_device_name = NULL;    /* from the first element that ran */
+static gdouble device_gbps = 0;  /* copy bandwidth (read + write), 0: none */
 static gchar *cv_info = NULL;
 
 typedef struct
@@ -200,6 +205,49 @@ print_table_header (void)
       "Mpix/s", "kernel_ms", "note");
 }
 
+/* Bytes a clfilters row's frame must read and write at least (its input
+ * plane(s) once, its output once), 0 when there is no such figure (the
+ * yardsticks, overlays, fixed costs) */
+static gdouble
+frame_floor_bytes (const RowKey * k)
+{
+  GstVideoInfo info;
+  GstVideoFormat fmt = gst_video_format_from_string (k->format);
+  gdouble plane0, frame, cells;
+  gint ch;
+
+  if (!g_str_has_prefix (k->impl, "clfilters")
+      || fmt == GST_VIDEO_FORMAT_UNKNOWN || strstr (k->casename, "overlay")
+      || g_str_has_prefix (k->casename, "overhead")
+      || g_str_has_prefix (k->casename, "first-frame")
+      || !gst_video_info_set_format (&info, fmt, k->width, k->height))
+    return 0;
+  plane0 = (gdouble) GST_VIDEO_INFO_COMP_WIDTH (&info, 0) *
+      GST_VIDEO_INFO_COMP_HEIGHT (&info, 0) *
+      GST_VIDEO_INFO_COMP_PSTRIDE (&info, 0);
+  frame = (gdouble) GST_VIDEO_INFO_SIZE (&info);
+  if (!strcmp (k->element, "histogram"))
+    return plane0;              /* luma and RGB channels live in plane 0 */
+  if (!strcmp (k->element, "convolve"))
+    return 2 * frame;
+  if (g_str_has_prefix (k->casename, "box-mean"))
+    return 2 * frame;
+  ch = ref_integral_channels (fmt);
+  cells = (gdouble) (k->width + 1) * (k->height + 1) * ch;
+  /* U32 sums, U64 squares */
+  return plane0 + cells * 4 + (g_str_equal (k->casename, "u32+sq") ?
+      cells * 8 : 0);
+}
+
+/* ms a frame of @k takes at the measured bandwidth, 0: unknown */
+static gdouble
+floor_ms_of (const RowKey * k)
+{
+  gdouble bytes = frame_floor_bytes (k);
+
+  return device_gbps > 0 && bytes > 0 ? bytes / (device_gbps * 1e6) : 0;
+}
+
 /* @kernel_ms: mean device time of the kernels per frame, < 0 when not
  * measured */
 static void
@@ -207,8 +255,9 @@ emit (const RowKey * k, GArray * ms, gdouble kernel_ms, const gchar * note,
     const gchar * skip)
 {
   gchar size[32], kms[32] = "-";
-  gdouble med = 0, p10 = 0, p90 = 0, mn = 0, mx = 0, mpix = 0;
+  gdouble med = 0, p10 = 0, p90 = 0, mn = 0, mx = 0, mpix = 0, floor_ms;
   guint n = ms ? ms->len : 0;
+  gchar *floor_note = NULL;
 
   g_snprintf (size, sizeof (size), "%dx%d", k->width, k->height);
   if (n > 0) {
@@ -229,6 +278,12 @@ emit (const RowKey * k, GArray * ms, gdouble kernel_ms, const gchar * note,
   }
   if (kernel_ms >= 0)
     g_snprintf (kms, sizeof (kms), "%.3f", kernel_ms);
+  floor_ms = kernel_ms > 0 ? floor_ms_of (k) : 0;
+  if (floor_ms > 0) {
+    floor_note = g_strdup_printf ("%s%sfloor %.4f ms, %.1fx", note ? note :
+        "", note ? "; " : "", floor_ms, kernel_ms / floor_ms);
+    note = floor_note;
+  }
   if (skip)
     g_print ("%-20s %-9s %-18s %-5s %9s  skipped: %s\n", k->impl, k->element,
         k->casename, k->format, size, skip);
@@ -236,8 +291,10 @@ emit (const RowKey * k, GArray * ms, gdouble kernel_ms, const gchar * note,
     g_print ("%-20s %-9s %-18s %-5s %9s %9.3f %9.3f %9.3f %9.1f %9s  %s\n",
         k->impl, k->element, k->casename, k->format, size, med, p10, p90,
         mpix, kms, note ? note : "");
-  if (!csv)
+  if (!csv) {
+    g_free (floor_note);
     return;
+  }
   csv_field (k->impl);
   fputc (',', csv);
   csv_field (k->element);
@@ -251,7 +308,7 @@ emit (const RowKey * k, GArray * ms, gdouble kernel_ms, const gchar * note,
   if (skip) {
     gchar *s = g_strdup_printf ("skipped: %s", skip);
 
-    fprintf (csv, ",0,,,,,,,,");
+    fprintf (csv, ",0,,,,,,,,,,");
     csv_field (s);
     g_free (s);
   } else {
@@ -260,10 +317,16 @@ emit (const RowKey * k, GArray * ms, gdouble kernel_ms, const gchar * note,
     if (kernel_ms >= 0)
       fprintf (csv, "%.4f", kernel_ms);
     fputc (',', csv);
+    if (floor_ms > 0)
+      fprintf (csv, "%.4f,%.2f", floor_ms, kernel_ms / floor_ms);
+    else
+      fputc (',', csv);
+    fputc (',', csv);
     csv_field (note);
   }
   fputc ('\n', csv);
   fflush (csv);
+  g_free (floor_note);
 }
 
 /* ---- timing ---- */
@@ -1393,6 +1456,118 @@ bench_integral (const gchar * format, gint w, gint h, gboolean yard)
     g_unsetenv ("GST_CL_INTEGRAL_VARIANT");
 }
 
+/* ---- device bandwidth yardstick ---- */
+
+#define BW_MAX_BYTES (256u << 20)
+#define BW_RUNS 5
+
+/* Device time of one clEnqueueCopyBuffer of @bytes, ms (< 0: failed) */
+static gdouble
+timed_copy (cl_command_queue q, cl_mem src, cl_mem dst, gsize bytes)
+{
+  cl_event ev = NULL;
+  cl_ulong t0 = 0, t1 = 0;
+  cl_int err = clEnqueueCopyBuffer (q, src, dst, 0, 0, bytes, 0, NULL, &ev);
+
+  if (err == CL_SUCCESS)
+    err = clWaitForEvents (1, &ev);
+  if (err == CL_SUCCESS)
+    err = clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_START,
+        sizeof (t0), &t0, NULL);
+  if (err == CL_SUCCESS)
+    err = clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END,
+        sizeof (t1), &t1, NULL);
+  if (ev)
+    clReleaseEvent (ev);
+  return err == CL_SUCCESS && t1 > t0 ? (t1 - t0) / 1e6 : -1;
+}
+
+/* The device's copy bandwidth (bytes read + written per second, best of
+ * BW_RUNS copies of up to 256 MB) on the device a clhistogram with
+ * device=@device opens: what the kernel rows' floors are computed from */
+static void
+bench_bandwidth (const gchar * device)
+{
+  GstElement *el = gst_element_factory_make ("clhistogram", NULL);
+  RowKey k = { "clfilters", "device", "bandwidth-copy", "-", 0, 0, 0, NULL };
+  GstContext *context = NULL;
+  guint64 cl_ctx = 0, cl_dev = 0;
+  cl_command_queue q = NULL;
+  cl_mem src = NULL, dst = NULL;
+  cl_ulong max_alloc = 0;
+  cl_int err = CL_SUCCESS;
+  GArray *ms = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  gchar *why = NULL, *note = NULL, *devname = NULL;
+  gsize bytes = 0;
+  gint i;
+
+  if (!el || !set_prop (el, "device", device, &why) ||
+      gst_element_set_state (el, GST_STATE_PAUSED) == GST_STATE_CHANGE_FAILURE
+      || !(context = gst_element_get_context (el, "gst.cl.context"))
+      || !gst_structure_get_uint64 (gst_context_get_structure (context),
+          "cl-context", &cl_ctx)
+      || !gst_structure_get_uint64 (gst_context_get_structure (context),
+          "cl-device", &cl_dev)) {
+    if (!why)
+      why = g_strdup ("no OpenCL context from clhistogram");
+    goto done;
+  }
+  clGetDeviceInfo ((cl_device_id) (guintptr) cl_dev,
+      CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof (max_alloc), &max_alloc, NULL);
+  bytes = MIN (BW_MAX_BYTES, max_alloc / 2) & ~(gsize) 4095;
+  q = clCreateCommandQueue ((cl_context) (guintptr) cl_ctx,
+      (cl_device_id) (guintptr) cl_dev, CL_QUEUE_PROFILING_ENABLE, &err);
+  if (err == CL_SUCCESS)
+    src = clCreateBuffer ((cl_context) (guintptr) cl_ctx, CL_MEM_READ_WRITE,
+        bytes, NULL, &err);
+  if (err == CL_SUCCESS)
+    dst = clCreateBuffer ((cl_context) (guintptr) cl_ctx, CL_MEM_READ_WRITE,
+        bytes, NULL, &err);
+  if (err != CL_SUCCESS || bytes == 0) {
+    why = g_strdup_printf ("cannot set up a %" G_GSIZE_FORMAT "-byte copy "
+        "(OpenCL error %d)", bytes, err);
+    goto done;
+  }
+  /* the first copy touches every page of both buffers: not timed */
+  for (i = 0; i <= BW_RUNS; i++) {
+    gdouble t = timed_copy (q, src, dst, bytes);
+
+    if (t < 0) {
+      why = g_strdup ("clEnqueueCopyBuffer failed");
+      goto done;
+    }
+    if (i > 0)
+      g_array_append_val (ms, t);
+  }
+  g_array_sort (ms, cmp_double);
+  device_gbps = 2.0 * bytes / (g_array_index (ms, gdouble, 0) * 1e6);
+  g_object_get (el, "device-name", &devname, NULL);
+  k.device = devname;
+  note = g_strdup_printf ("clEnqueueCopyBuffer of %" G_GSIZE_FORMAT " MB, "
+      "best of %d, read + write: %.0f GB/s", bytes >> 20, BW_RUNS,
+      device_gbps);
+  g_print ("# device bandwidth: %s\n", note);
+
+done:
+  emit (&k, why ? NULL : ms, -1, note, why);
+  g_array_unref (ms);
+  g_free (note);
+  g_free (why);
+  g_free (devname);
+  if (dst)
+    clReleaseMemObject (dst);
+  if (src)
+    clReleaseMemObject (src);
+  if (q)
+    clReleaseCommandQueue (q);
+  if (context)
+    gst_context_unref (context);
+  if (el) {
+    gst_element_set_state (el, GST_STATE_NULL);
+    gst_object_unref (el);
+  }
+}
+
 /* the case each element's fixed costs are measured with */
 static const gchar *const *
 primary_props (const gchar * element, const gchar ** factory,
@@ -2170,7 +2345,8 @@ main (int argc, char **argv)
       return 2;
     }
     fprintf (csv, "impl,element,case,format,width,height,ksize,device,n,"
-        "median_ms,p10_ms,p90_ms,min_ms,max_ms,mpix_s,kernel_ms,note\n");
+        "median_ms,p10_ms,p90_ms,min_ms,max_ms,mpix_s,kernel_ms,floor_ms,"
+        "floor_ratio,note\n");
   }
   {
     GDateTime *now = g_date_time_new_now_local ();
@@ -2204,6 +2380,9 @@ main (int argc, char **argv)
     goto done;
   }
 
+  /* the floor the kernel rows are held against, same device, same run */
+  if (opt_kernel_time)
+    bench_bandwidth (opt_device);
   for (i = 0; elements[i]; i++) {
     gboolean sweep_done = FALSE;
 

@@ -45,6 +45,7 @@ typedef struct
   gboolean gpu;
   gboolean solid;
   guint8 value;
+  guint frames;                 /* different frames pushed, 0 = 1 */
 } Case;
 
 static GstHarness *
@@ -148,7 +149,7 @@ run_case (const Case * c)
   GstBuffer *in, *out, *copy;
   GstCaps *caps;
   GstStructure *s;
-  guint channels, bins, i, range, k = 0;
+  guint channels, bins, i, range, k, frame = 0;
   gint roi[4];
   gchar *what;
 
@@ -161,9 +162,12 @@ run_case (const Case * c)
         NULL);
   gst_harness_set_src_caps (h, caps);
 
+next_frame:
+  k = 0;
   in = c->solid ? test_frame_new_filled (c->format, c->width, c->height,
       c->layout, c->value, &info) : test_frame_new (c->format, c->width,
-      c->height, c->layout, c->width * 31 + c->height + c->layout, &info);
+      c->height, c->layout, c->width * 31 + c->height + c->layout + frame,
+      &info);
   copy = gst_buffer_copy_deep (in);
   GST_BUFFER_PTS (in) = 0;
   GST_BUFFER_DURATION (in) = GST_SECOND / 30;
@@ -182,10 +186,10 @@ run_case (const Case * c)
   bins = c->bins;
   channels = c->channels ? c->channels : default_channels (&info);
   clip_roi (c->roi, c->width, c->height, roi);
-  what = g_strdup_printf ("%s %dx%d layout %d bins %u roi %d,%d,%d,%d %s%s",
-      gst_video_format_to_string (c->format), c->width, c->height, c->layout,
-      bins, roi[0], roi[1], roi[2], roi[3], c->gpu ? "gpu" : "cpu",
-      c->colorimetry ? c->colorimetry : "");
+  what = g_strdup_printf ("%s %dx%d layout %d bins %u roi %d,%d,%d,%d %s%s "
+      "frame %u", gst_video_format_to_string (c->format), c->width, c->height,
+      c->layout, bins, roi[0], roi[1], roi[2], roi[3], c->gpu ? "gpu" : "cpu",
+      c->colorimetry ? c->colorimetry : "", frame);
 
   {
     guint ubins;
@@ -216,6 +220,8 @@ run_case (const Case * c)
   g_free (what);
   gst_structure_free (s);
   gst_buffer_unref (copy);
+  if (++frame < c->frames)
+    goto next_frame;
   test_free_harness (h, bus);
 }
 
@@ -314,6 +320,38 @@ GST_START_TEST (test_roi)
         memcpy (c.roi, rois[r], sizeof (c.roi));
         c.gpu = g;
         c.layout = (r % 2) ? TEST_LAYOUT_MISALIGNED : TEST_LAYOUT_PADDED;
+        run_case (&c);
+      }
+}
+
+GST_END_TEST;
+
+/* Frame after frame through one element: the GPU kernels count into one
+ * half of their result while clearing the other for the next frame. Also
+ * 16-byte aligned rows (640 wide, packed), which the GPU kernel reads with
+ * aligned 16-byte loads, and odd ones, which it reads bytewise */
+GST_START_TEST (test_consecutive_frames)
+{
+  static const GstVideoFormat fmts[] = {
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_NV12,
+    GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_YUY2,
+  };
+  guint f, g, a;
+
+  for (f = 0; f < G_N_ELEMENTS (fmts); f++)
+    for (g = 0; g < 2; g++)
+      for (a = 0; a < 2; a++) {
+        GstVideoInfo info;
+        Case c = { fmts[f], 641, 479, TEST_LAYOUT_PADDED, 0, 256, };
+
+        if (a) {
+          c.width = 640;
+          c.layout = TEST_LAYOUT_PACKED;
+        }
+        gst_video_info_set_format (&info, fmts[f], 1, 1);
+        c.channels = all_channels (&info);
+        c.gpu = g;
+        c.frames = 3;
         run_case (&c);
       }
 }
@@ -1076,6 +1114,7 @@ clhistogram_suite (void)
   tcase_add_test (tc, test_interval_flush);
   tcase_add_test (tc, test_luma_from_rgb);
   tcase_add_test (tc, test_roi);
+  tcase_add_test (tc, test_consecutive_frames);
   tcase_add_test (tc, test_solid_frames);
   tcase_add_test (tc, test_all_formats_cpu);
   tcase_add_test (tc, test_all_formats_gpu_variant);

@@ -174,6 +174,27 @@ GST_START_TEST (test_output_combos)
 
 GST_END_TEST;
 
+/* Rows whose offset and stride let the GPU kernels read a work-item's
+ * pixels as aligned words (widths a multiple of 16, packed), beside the odd
+ * widths elsewhere that take the sample-by-sample path; every pixel size */
+GST_START_TEST (test_aligned_rows)
+{
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_BGRx,
+  };
+  static const gint sizes[][2] = { {16, 3}, {1024, 37}, {528, 17} };
+  guint i, s, v;
+
+  for (i = 0; i < G_N_ELEMENTS (fmts); i++)
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+      for (v = 0; v < 2; v++)
+        run_integral (fmts[i], sizes[s][0], sizes[s][1], TEST_LAYOUT_PACKED,
+            (i + s) % 4, s == 1 ? 7 : 3, v, i * 10 + s);
+}
+
+GST_END_TEST;
+
 /* 7681x4321: U64 with squares fits PoCL's 1 GiB allocation limit */
 GST_START_TEST (test_big_frame)
 {
@@ -656,6 +677,7 @@ clintegral_suite (void)
   tcase_add_test (tc, test_too_big);
   tcase_add_test (tc, test_output_combos);
   tcase_add_test (tc, test_input_formats);
+  tcase_add_test (tc, test_aligned_rows);
   tcase_add_test (tc, test_box_mean);
   tcase_add_test (tc, test_wrap_4k);
   tcase_add_test (tc, test_big_frame);
