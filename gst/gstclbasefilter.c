@@ -506,8 +506,9 @@ prepend_pool_and_allocator (GstQuery * query, GstBufferPool * pool, gsize size)
 }
 
 /* GstVideoFilter's rule. Passthrough: our buffers are downstream's buffers,
- * so downstream's answer goes upstream untouched (no pool of ours ahead of a
- * display sink's, no GstVideoMeta claimed on its behalf). Otherwise we read
+ * so downstream's answer goes upstream (no pool of ours ahead of a display
+ * sink's, no GstVideoMeta claimed on its behalf; only where it offers no
+ * pool does a GPU offer its pinned one). Otherwise we read
  * the frames ourselves: we accept GstVideoMeta (mapping validates every
  * plane) and offer our pool where the query has none. */
 static gboolean
@@ -524,12 +525,24 @@ gst_cl_base_filter_propose_allocation (GstBaseTransform * trans,
   if (!GST_BASE_TRANSFORM_CLASS (gst_cl_base_filter_parent_class)->
       propose_allocation (trans, decide_query, query))
     return FALSE;
-  if (decide_query == NULL)
-    return TRUE;
 
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps || !priv->context || !(size = caps_size (caps)))
     return TRUE;
+  /* passthrough: downstream's answer stands, but where it offers no pool a
+   * GPU would upload from pageable memory (1080p RGBA: 0.5 ms against 0.16
+   * ms pinned); our pinned pool, with default strides, suits downstream as
+   * well as upstream's own would */
+  if (decide_query == NULL) {
+    if (gst_cl_context_is_gpu (priv->context) &&
+        gst_query_get_n_allocation_pools (query) == 0 &&
+        !gst_cl_caps_has_cl_memory (caps)) {
+      pool = get_pool (self, caps, size);
+      prepend_pool_and_allocator (query, pool, size);
+      gst_object_unref (pool);
+    }
+    return TRUE;
+  }
   /* device memory: a pool of our context's GstClMemory, used in place */
   if (gst_cl_caps_has_cl_memory (caps))
     return gst_cl_buffer_pool_propose (priv->context, query);
