@@ -7,6 +7,7 @@
 #include "gstclbasefilter.h"
 #include "gstclbufferpool.h"
 #include "gstclpool.h"
+#include "gstclcompilegate.h"
 
 #define GST_CAT_DEFAULT gst_cl_debug
 
@@ -33,6 +34,8 @@ typedef struct
   GstCaps *pool_caps;
   guint64 kernel_time;          /* ns, with GST_CL_PROFILE=1; under object lock */
   GstCaps *failed_incaps, *failed_outcaps;      /* set_caps refused them */
+  gboolean live;                /* upstream is live, asked at caps time */
+  gboolean first_done;          /* a frame processed since the caps */
 } GstClBaseFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClBaseFilter, gst_cl_base_filter,
@@ -369,7 +372,7 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
   GstClBaseFilterPrivate *priv = PRIV (self);
   GstVideoInfo out_info;
-  gboolean out_is_video;
+  gboolean out_is_video, ok;
 
   if (!priv->context) {
     GST_ELEMENT_ERROR (self, CORE, STATE_CHANGE, (NULL),
@@ -402,10 +405,15 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   clFinish (priv->context->queue);
   if (klass->reset)
     klass->reset (self);
+  priv->live = gst_cl_base_filter_upstream_is_live (self);
+  priv->first_done = FALSE;
   if (!klass->set_info)
     return TRUE;
-  if (!klass->set_info (self, incaps, &priv->in_info, outcaps,
-          out_is_video ? &out_info : NULL))
+  gst_cl_compile_gate_enter ();
+  ok = klass->set_info (self, incaps, &priv->in_info, outcaps,
+      out_is_video ? &out_info : NULL);
+  gst_cl_compile_gate_leave ();
+  if (!ok)
     goto refused;
   return TRUE;
 
@@ -669,12 +677,42 @@ frame_path (const GstClFrame * frame)
   return frame->is_output ? "device buffer read back" : "device buffer written";
 }
 
+/* Longest a live stream holds its first frame for other elements' compiles;
+ * beyond it, stalls in mid-stream are the lesser evil. */
+#define COMPILE_GATE_MAX_WAIT (30 * G_TIME_SPAN_SECOND)
+
+/* Runs the element's hook on one frame (and @finish on @out, when given).
+ * The first frame after new caps counts as compile work (first launches
+ * compile on PoCL); on a live stream on a CPU device it then waits until
+ * nothing in the process compiles any more (see gstclcompilegate.h), so
+ * that its later frames do not stall behind another pipeline's start-up.
+ * GPU drivers compile without holding up other launches: no wait there. */
+static gboolean
+process_frame (GstClBaseFilter * self, GstClFrame * in, GstClFrame * out,
+    gboolean finish)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+  gboolean first = !priv->first_done, ok;
+
+  if (first)
+    gst_cl_compile_gate_enter ();
+  ok = GST_CL_BASE_FILTER_GET_CLASS (self)->process (self, in, out) &&
+      (!finish || gst_cl_frame_finish (out));
+  if (!first)
+    return ok;
+  gst_cl_compile_gate_leave ();
+  priv->first_done = TRUE;
+  if (ok && priv->live && !gst_cl_context_is_gpu (priv->context))
+    gst_cl_compile_gate_wait (GST_BASE_TRANSFORM_SINK_PAD (self),
+        COMPILE_GATE_MAX_WAIT);
+  return ok;
+}
+
 static GstFlowReturn
 gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
   GstClBaseFilter *self = GST_CL_BASE_FILTER (trans);
-  GstClBaseFilterClass *klass = GST_CL_BASE_FILTER_GET_CLASS (self);
   GstClBaseFilterPrivate *priv = PRIV (self);
   GstClFrame in, out;
   gboolean ok;
@@ -688,7 +726,7 @@ gst_cl_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   }
   GST_LOG_OBJECT (self, "input %s, output %s", frame_path (&in),
       frame_path (&out));
-  ok = klass->process (self, &in, &out) && gst_cl_frame_finish (&out);
+  ok = process_frame (self, &in, &out, TRUE);
   /* device output: start the work now; nobody waits for it here. Host
    * output: finishing it drained the queue, the input is free too. */
   if (ok && out.on_device)
@@ -709,7 +747,7 @@ gst_cl_base_filter_transform_ip (GstClBaseFilter * self, GstBuffer * buf)
 
   if (!gst_cl_frame_map (priv->in, priv->context, buf, &priv->in_info, &in))
     return GST_FLOW_ERROR;
-  ok = GST_CL_BASE_FILTER_GET_CLASS (self)->process (self, &in, NULL);
+  ok = process_frame (self, &in, NULL, FALSE);
   gst_cl_frame_unmap (&in);
   return ok ? GST_FLOW_OK : GST_FLOW_ERROR;
 }

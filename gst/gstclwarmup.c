@@ -5,6 +5,7 @@
 
 #include "gstclwarmup.h"
 #include "gstclutils.h"
+#include "gstclcompilegate.h"
 
 #define GST_CAT_DEFAULT gst_cl_debug
 
@@ -34,12 +35,14 @@ struct _GstClWarmup
   gboolean stopping;            /* under @lock */
 };
 
+/* a job counts as compile work from queued to done or dropped */
 static void
 job_free (Job * job)
 {
   if (job->notify)
     job->notify (job->data);
   g_free (job);
+  gst_cl_compile_gate_leave ();
 }
 
 static gpointer
@@ -116,6 +119,7 @@ gst_cl_warmup_add (GstClWarmup * w, GstClWarmupFunc func, gpointer data,
   job->func = func;
   job->data = data;
   job->notify = notify;
+  gst_cl_compile_gate_enter ();
   g_mutex_lock (&w->lock);
   g_queue_push_tail (&w->jobs, job);
   n = ++w->added;

@@ -517,6 +517,135 @@ GST_START_TEST (test_integral_live_changes)
 
 GST_END_TEST;
 
+/* ---- several live pipelines starting together ----
+ * Each live element holds its first output until no element of the process
+ * compiles (PoCL stops every launch while one compiles). Two live
+ * pipelines that wait for each other's compiles must both start, deliver
+ * every buffer and stop; stopping one while it still waits must not wait
+ * for the other's compiles. */
+
+static const gchar *together_launch[] = {
+  "videotestsrc is-live=true num-buffers=20 ! "
+      "video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! "
+      "clconvolve preset=gaussian ! clhistogram ! fakesink name=sink",
+  "videotestsrc is-live=true num-buffers=20 ! "
+      "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1 ! "
+      "clintegral output=box-mean radius=2 ! fakesink name=sink",
+};
+
+/* releases its threads together */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  guint waiting, round;
+} Barrier;
+
+static void
+barrier_wait (Barrier * b, guint n)
+{
+  guint round;
+
+  g_mutex_lock (&b->lock);
+  round = b->round;
+  if (++b->waiting == n) {
+    b->waiting = 0;
+    b->round++;
+    g_cond_broadcast (&b->cond);
+  }
+  while (b->round == round)
+    g_cond_wait (&b->cond, &b->lock);
+  g_mutex_unlock (&b->lock);
+}
+
+typedef struct
+{
+  GstElement *pipeline;
+  Barrier *barrier;
+  guint buffers;                /* atomic */
+} Together;
+
+static void
+together_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad,
+    Together * t)
+{
+  g_atomic_int_inc (&t->buffers);
+}
+
+static gpointer
+together_start (gpointer data)
+{
+  Together *t = data;
+
+  barrier_wait (t->barrier, G_N_ELEMENTS (together_launch));
+  gst_element_set_state (t->pipeline, GST_STATE_PLAYING);
+  return NULL;
+}
+
+/* Both pipelines made, started from two threads at once */
+static void
+start_together (Together * t, Barrier * barrier)
+{
+  GThread *threads[G_N_ELEMENTS (together_launch)];
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (together_launch); i++) {
+    GstElement *sink;
+
+    t[i].pipeline = gst_parse_launch (together_launch[i], NULL);
+    fail_unless (t[i].pipeline != NULL);
+    t[i].barrier = barrier;
+    t[i].buffers = 0;
+    sink = gst_bin_get_by_name (GST_BIN (t[i].pipeline), "sink");
+    g_object_set (sink, "signal-handoffs", TRUE, NULL);
+    g_signal_connect (sink, "handoff", G_CALLBACK (together_handoff), &t[i]);
+    gst_object_unref (sink);
+  }
+  for (i = 0; i < G_N_ELEMENTS (together_launch); i++)
+    threads[i] = g_thread_new ("start", together_start, &t[i]);
+  for (i = 0; i < G_N_ELEMENTS (together_launch); i++)
+    g_thread_join (threads[i]);
+}
+
+GST_START_TEST (test_live_pipelines_start_together)
+{
+  Together t[G_N_ELEMENTS (together_launch)];
+  Barrier barrier = { 0 };
+  guint i;
+
+  start_together (t, &barrier);
+  for (i = 0; i < G_N_ELEMENTS (together_launch); i++) {
+    GstBus *bus = gst_element_get_bus (t[i].pipeline);
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+
+    fail_unless (msg != NULL, "pipeline %u: no EOS within 120 s", i);
+    fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
+    fail_unless_equals_int (g_atomic_int_get (&t[i].buffers), 20);
+    gst_message_unref (msg);
+    gst_object_unref (bus);
+  }
+  for (i = 0; i < G_N_ELEMENTS (together_launch); i++) {
+    gst_element_set_state (t[i].pipeline, GST_STATE_NULL);
+    gst_object_unref (t[i].pipeline);
+  }
+
+  /* stopped at once, maybe while holding the first frame: every stop
+   * returns (a hang fails the case by its timeout) */
+  for (i = 0; i < 3; i++) {
+    guint j;
+
+    start_together (t, &barrier);
+    for (j = 0; j < G_N_ELEMENTS (together_launch); j++) {
+      fail_unless_equals_int (gst_element_set_state (t[j].pipeline,
+              GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+      gst_object_unref (t[j].pipeline);
+    }
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 cllive_suite (void)
 {
@@ -529,6 +658,7 @@ cllive_suite (void)
   tcase_add_test (tc, test_convolve_live_changes);
   tcase_add_test (tc, test_histogram_live_changes);
   tcase_add_test (tc, test_integral_live_changes);
+  tcase_add_test (tc, test_live_pipelines_start_together);
   return s;
 }
 
