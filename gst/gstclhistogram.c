@@ -1019,8 +1019,7 @@ fail:
   return FALSE;
 }
 
-static gboolean draw_from_counts (GstClHistogram * self, GstClFrame * frame,
-    guint counts_at);
+static gboolean draw_from_counts (GstClHistogram * self, guint counts_at);
 
 /* The counts of self->frame_roi, read back into self->host */
 static gboolean
@@ -1049,7 +1048,7 @@ gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
       goto fail;
   /* the overlay from the counts where they are: the read below waits for
    * the histogram and the drawing together */
-  if (self->draw_with && !draw_from_counts (self, frame,
+  if (self->draw_with && !draw_from_counts (self,
           self->gpu ? self->half * n : 0))
     goto fail;
   if (self->host_merge)
@@ -1267,10 +1266,11 @@ enqueue_boxes (gpointer user_data, const GstClHistogramOverlayBox * boxes,
       n_boxes, self->result, self->draw_counts_at);
 }
 
-/* Enqueues the overlay of self->draw_with over the counts the histogram
- * just enqueued into self->result, from uint @counts_at */
+/* Enqueues the overlay of self->draw_with into self->draw_frame over the
+ * counts the histogram just enqueued into self->result, from uint
+ * @counts_at */
 static gboolean
-draw_from_counts (GstClHistogram * self, GstClFrame * frame, guint counts_at)
+draw_from_counts (GstClHistogram * self, guint counts_at)
 {
   GstClHistogramOverlayData d = { self->n_channels, self->names, NULL,
     self->range, MIN (self->draw_bins, self->range)
