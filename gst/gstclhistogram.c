@@ -131,6 +131,11 @@ struct _GstClHistogram
   GstClHistogramBlend *blend;   /* the overlay blended on the device, or NULL */
   GstClFrame draw_frame;        /* mapped in place while a frame is drawn there */
   gboolean draw_mapped;
+  /* set while counting a frame whose graph the device draws from its
+   * counts, in the same queue run as the histogram (one wait) */
+  const GstClHistogramOverlaySettings *draw_with;
+  guint draw_bins, draw_counts_at;
+  gboolean drawn;               /* the frame's overlay is drawn already */
 
   /* from set_info (streaming thread) */
   gboolean configured;
@@ -1014,6 +1019,8 @@ fail:
   return FALSE;
 }
 
+static gboolean draw_from_counts (GstClHistogram * self, guint counts_at);
+
 /* The counts of self->frame_roi, read back into self->host */
 static gboolean
 gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
@@ -1039,6 +1046,11 @@ gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
   for (i = 0; i < self->n_passes; i++)
     if (!enqueue_pass (self, &self->passes[i], frame, self->frame_roi))
       goto fail;
+  /* the overlay from the counts where they are: the read below waits for
+   * the histogram and the drawing together */
+  if (self->draw_with && !draw_from_counts (self,
+          self->gpu ? self->half * n : 0))
+    goto fail;
   if (self->host_merge)
     err = clEnqueueReadBuffer (ctx->queue, self->partial, CL_TRUE, 0,
         self->max_bands * n * 4, self->host, 0, NULL, NULL);
@@ -1052,6 +1064,12 @@ gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
   if (!gst_cl_base_filter_check (filter, err, "clEnqueueReadBuffer",
           HIST_WHAT))
     goto fail;
+  if (self->draw_with) {
+    if (!gst_cl_histogram_blend_finish (self->blend, frame,
+            gst_cl_base_filter_get_in_info (filter), TRUE))
+      goto fail;
+    self->drawn = TRUE;
+  }
   self->half ^= 1;
   return TRUE;
 fail:
@@ -1221,25 +1239,59 @@ get_roi (GstClHistogram * self, const GstVideoInfo * info,
   roi[3] = (h == 0 || h > fh - y) ? fh - y : h;
 }
 
+/* The boxes with the heights the host computed: a wait of their own */
 static gboolean
 blend_boxes (gpointer user_data, const GstClHistogramOverlayBox * boxes,
+    guint n_boxes)
+{
+  GstClHistogram *self = user_data;
+  const GstVideoInfo *info =
+      gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self));
+
+  return gst_cl_histogram_blend_boxes (self->blend, &self->draw_frame, info,
+      boxes, n_boxes, NULL, 0) &&
+      gst_cl_histogram_blend_finish (self->blend, &self->draw_frame, info,
+      FALSE);
+}
+
+/* The boxes with heights from the counts in self->result */
+static gboolean
+enqueue_boxes (gpointer user_data, const GstClHistogramOverlayBox * boxes,
     guint n_boxes)
 {
   GstClHistogram *self = user_data;
 
   return gst_cl_histogram_blend_boxes (self->blend, &self->draw_frame,
       gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self)), boxes,
-      n_boxes);
+      n_boxes, self->result, self->draw_counts_at);
+}
+
+/* Enqueues the overlay of self->draw_with into self->draw_frame over the
+ * counts the histogram just enqueued into self->result, from uint
+ * @counts_at */
+static gboolean
+draw_from_counts (GstClHistogram * self, guint counts_at)
+{
+  GstClHistogramOverlayData d = { self->n_channels, self->names, NULL,
+    self->range, MIN (self->draw_bins, self->range)
+  };
+
+  memcpy (d.roi, self->frame_roi, sizeof (d.roi));
+  self->draw_counts_at = counts_at;
+  return gst_cl_histogram_overlay_draw_boxes (self->overlay, self->draw_with,
+      gst_cl_base_filter_get_in_info (GST_CL_BASE_FILTER (self)), &d,
+      enqueue_boxes, self);
 }
 
 /* Counts @buf's pixels. When the overlay is to be blended into them on the
  * device, the frame stays mapped in place (self->draw_frame) for
  * decorate (); gst_cl_histogram_transform_ip () unmaps it. */
 static gboolean
-count_frame (GstClHistogram * self, GstBuffer * buf,
-    const GstClHistogramOverlaySettings * ov)
+count_frame (GstClHistogram * self, GstBuffer * buf, const FrameSettings * fs)
 {
   GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
+  const GstClHistogramOverlaySettings *ov = &fs->overlay;
+  gboolean ok;
 
   /* device memory shared with another buffer is not ours to change: the
    * host path maps it for writing, which copies it (host memory mapped in
@@ -1255,7 +1307,16 @@ count_frame (GstClHistogram * self, GstBuffer * buf,
   if (!gst_cl_base_filter_map_in_place (filter, buf, &self->draw_frame))
     return FALSE;
   self->draw_mapped = TRUE;
-  return gst_cl_histogram_process (filter, &self->draw_frame, NULL);
+  /* one frame's graph (no interval) from counts the device holds whole (not
+   * in bands): drawn in the histogram's queue run */
+  if (fs->interval == 0 && !self->host_merge &&
+      gst_cl_histogram_blend_counts_heights (self->blend)) {
+    self->draw_with = ov;
+    self->draw_bins = fs->bins;
+  }
+  ok = gst_cl_histogram_process (filter, &self->draw_frame, NULL);
+  self->draw_with = NULL;
+  return ok;
 }
 
 /* The overlay and the meta of @buf: the interval so far (this frame when
@@ -1281,7 +1342,7 @@ decorate (GstClHistogram * self, GstBuffer * buf, gboolean attach_meta,
     gst_cl_histogram_meta_attach (buf, s);
     gst_structure_free (s);
   }
-  if (!ov->enabled)
+  if (!ov->enabled || self->drawn)
     return TRUE;
   d.bins = MIN (self->last_bins, self->range);
   memcpy (d.roi, self->last_roi, sizeof (d.roi));
@@ -1328,7 +1389,7 @@ count_and_decorate (GstClHistogram * self, GstBuffer * buf)
 
   get_roi (self, info, &fs, roi);
   /* counts the frame where it is (device memory read in place) */
-  if (!count_frame (self, buf, ov))
+  if (!count_frame (self, buf, &fs))
     return GST_FLOW_ERROR;
   n = (gsize) self->n_channels * self->range;
 
@@ -1399,6 +1460,7 @@ gst_cl_histogram_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
     gst_cl_frame_unmap (&self->draw_frame);
     self->draw_mapped = FALSE;
   }
+  self->drawn = FALSE;
   return ret;
 }
 

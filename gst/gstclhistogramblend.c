@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clhistogram's overlay blended on the device (see the header and
- * kernels/overlay.cl). Per frame: the boxes' colour tables and classes
- * written into pinned host memory and from there, in one DMA, into a device
- * buffer; one launch per box; for host frames one rectangle read per plane
- * and box into the pinned memory, one wait, and the rows copied into the
- * frame. Both buffers grow to the largest need (no allocation in steady
- * state). Nothing waits for the upload: the next frame's histogram read
- * (blocking, on the same in-order queue) has completed it before the host
- * rewrites the pinned memory. */
+ * kernels/overlay.cl). Per frame: the boxes' colour tables (and the graph's
+ * bar heights when the host computed them) written into pinned host memory
+ * and from there, in one DMA, into a device buffer; the heights computed
+ * there from the histogram's result otherwise; one launch per box; for
+ * host frames one rectangle read per plane and box into the pinned memory.
+ * The caller's next wait (the histogram's read, or
+ * gst_cl_histogram_blend_finish ()) covers them all, then the rows are
+ * copied into the frame. Both buffers grow to the largest need (no
+ * allocation in steady state). Nothing waits for the upload: the frame's
+ * own wait has completed it before the next frame rewrites the pinned
+ * memory. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -18,46 +21,85 @@
 
 #define GST_CAT_DEFAULT gst_cl_debug
 
-/* overlay.cl's table: a count, 8 uints per component, then 128 bar values
- * per component; rounded up so that each table starts 16-byte aligned */
+/* overlay.cl's table: a count, 8 uints per component, 128 bar values per
+ * component, then the graph; rounded up so that each table starts 16-byte
+ * aligned */
 #define TAB_COMP 8
 #define TAB_BARS 33
+#define TAB_GRAPH (TAB_BARS + GST_VIDEO_MAX_COMPONENTS * \
+    GST_CL_HISTOGRAM_OVERLAY_CLASSES)
 #define TAB_UINTS 560
 G_STATIC_ASSERT (TAB_BARS == 1 + TAB_COMP * GST_VIDEO_MAX_COMPONENTS);
-G_STATIC_ASSERT (TAB_BARS + GST_VIDEO_MAX_COMPONENTS *
-    GST_CL_HISTOGRAM_OVERLAY_CLASSES <= TAB_UINTS);
+G_STATIC_ASSERT (TAB_GRAPH + 9 <= TAB_UINTS);
 /* the graph and the ROI outline's four edges */
 #define MAX_BOXES 5
 #define TABLES_BYTES (MAX_BOXES * TAB_UINTS * 4)
+/* the graph's heights follow the tables in the device buffer */
+#define HEIGHTS_AT (TABLES_BYTES / 2)
 
 #define BLEND_WHAT "Could not draw the histogram overlay on the OpenCL device"
 /* "rows": read the boxes back as whole rows (one linear read per plane)
  * instead of rectangles (benchmarks compare the two) */
 #define READBACK_ENV "GST_CL_HISTOGRAM_OVERLAY_READBACK"
+/* "host": the host computes the bar heights after the histogram's read
+ * (a second wait per frame), as without doubles (benchmarks and tests) */
+#define HEIGHTS_ENV "GST_CL_HISTOGRAM_OVERLAY_HEIGHTS"
 
 struct _GstClHistogramBlend
 {
   GstClBaseFilter *filter;
   GstClContext *ctx;            /* a reference: the pinned memory's */
   cl_kernel kernel;
-  gsize local[2];
+  cl_kernel heights;            /* from the counts; NULL without doubles */
+  gsize local[2], heights_local;
   gboolean rows;
-  cl_mem params;                /* tables, then the classes */
+  cl_mem params;                /* tables, then the graph's heights */
   gsize params_size;
   cl_mem pinned;                /* CL_MEM_ALLOC_HOST_PTR, mapped for good at */
   guint8 *host;                 /* the upload, then the read-back boxes */
   gsize host_size;
+  /* boxes read back into host + back_at, for gst_cl_histogram_blend_finish */
+  gint rect[MAX_BOXES][4];
+  guint n_rects;
+  gsize back_at;
 };
+
+static gboolean
+has_doubles (GstClContext * ctx)
+{
+  cl_device_fp_config fp = 0;
+
+  return clGetDeviceInfo (ctx->device, CL_DEVICE_DOUBLE_FP_CONFIG,
+      sizeof (fp), &fp, NULL) == CL_SUCCESS && fp != 0;
+}
+
+/* The largest power of two work-group @kernel takes, at most @most */
+static gsize
+pow2_group (GstClContext * ctx, cl_kernel kernel, gsize most)
+{
+  gsize wg = 0, p = 1;
+
+  if (clGetKernelWorkGroupInfo (kernel, ctx->device,
+          CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL) != CL_SUCCESS)
+    wg = 1;
+  wg = MIN (MIN (wg, ctx->max_work_group_size), most);
+  while (p * 2 <= wg)
+    p *= 2;
+  return p;
+}
 
 GstClHistogramBlend *
 gst_cl_histogram_blend_new (GstClBaseFilter * filter)
 {
   GstClContext *ctx = gst_cl_base_filter_get_context (filter);
+  gboolean fp64 = has_doubles (ctx) &&
+      g_strcmp0 (g_getenv (HEIGHTS_ENV), "host");
   GstClHistogramBlend *blend;
   cl_program program;
   gsize wg = 0;
 
-  program = gst_cl_base_filter_get_program (filter, "overlay.cl", "");
+  program = gst_cl_base_filter_get_program (filter, "overlay.cl",
+      fp64 ? "-DOVERLAY_FP64=1" : "");
   if (!program)
     return NULL;
   blend = g_new0 (GstClHistogramBlend, 1);
@@ -66,8 +108,11 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   blend->rows = !g_strcmp0 (g_getenv (READBACK_ENV), "rows");
   blend->kernel = gst_cl_base_filter_create_kernel (filter, program,
       "overlay_blend");
+  if (blend->kernel && fp64)
+    blend->heights = gst_cl_base_filter_create_kernel (filter, program,
+        "overlay_heights");
   clReleaseProgram (program);
-  if (!blend->kernel) {
+  if (!blend->kernel || (fp64 && !blend->heights)) {
     gst_cl_histogram_blend_free (blend);
     return NULL;
   }
@@ -78,7 +123,15 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   wg = MIN (wg, ctx->max_work_group_size);
   blend->local[0] = MIN (MAX (wg, 1), 16);
   blend->local[1] = CLAMP (wg / blend->local[0], 1, 16);
+  if (blend->heights)
+    blend->heights_local = pow2_group (ctx, blend->heights, 256);
   return blend;
+}
+
+gboolean
+gst_cl_histogram_blend_counts_heights (GstClHistogramBlend * blend)
+{
+  return blend->heights != NULL;
 }
 
 static void
@@ -106,10 +159,27 @@ gst_cl_histogram_blend_free (GstClHistogramBlend * blend)
   drop_host (blend);
   if (blend->kernel)
     clReleaseKernel (blend->kernel);
+  if (blend->heights)
+    clReleaseKernel (blend->heights);
   if (blend->params)
     clReleaseMemObject (blend->params);
   gst_object_unref (blend->ctx);
   g_free (blend);
+}
+
+/* The graph part of a table: where the graph lies and its heights */
+static void
+fill_graph (guint32 * g, const GstClHistogramOverlayGraph * graph)
+{
+  g[0] = 1;
+  g[1] = (guint32) graph->left;
+  g[2] = (guint32) graph->bottom;
+  g[3] = graph->gw;
+  g[4] = graph->pw;
+  g[5] = graph->gap;
+  g[6] = graph->n;
+  g[7] = graph->parade;
+  g[8] = HEIGHTS_AT;
 }
 
 /* The table of @box for a frame of @info into @tab (overlay.cl's layout) */
@@ -137,33 +207,8 @@ fill_table (guint32 * tab, const GstVideoInfo * info,
       tab[TAB_BARS + GST_CL_HISTOGRAM_OVERLAY_CLASSES * c + m] =
           box->comp[c].bar[m];
   }
-}
-
-/* The device buffer grown to @size bytes (never shrunk) */
-static gboolean
-ensure_params (GstClHistogramBlend * blend, gsize size)
-{
-  GstClBaseFilter *filter = blend->filter;
-  GstClContext *ctx = gst_cl_base_filter_get_context (filter);
-  cl_int err;
-
-  if (blend->params && blend->params_size >= size)
-    return TRUE;
-  if (!gst_cl_base_filter_check_alloc_size (filter, size,
-          "the histogram overlay's classes", "make overlay-width and "
-          "overlay-height smaller"))
-    return FALSE;
-  if (blend->params)
-    clReleaseMemObject (blend->params);
-  blend->params_size = 0;
-  blend->params = clCreateBuffer (ctx->context, CL_MEM_READ_ONLY, size, NULL,
-      &err);
-  if (!gst_cl_base_filter_check (filter, err, "clCreateBuffer", BLEND_WHAT)) {
-    blend->params = NULL;
-    return FALSE;
-  }
-  blend->params_size = size;
-  return TRUE;
+  if (box->graph)
+    fill_graph (tab + TAB_GRAPH, box->graph);
 }
 
 /* The pinned host memory grown to @size bytes (never shrunk) */
@@ -194,64 +239,69 @@ ensure_host (GstClHistogramBlend * blend, gsize size)
   return TRUE;
 }
 
-/* Bytes of the upload (tables, then each box's classes, @cls_at[i] the
- * offset of box i's; 0 for none) */
-static gboolean
-upload_layout (GstClHistogramBlend * blend,
-    const GstClHistogramOverlayBox * boxes, guint n, guint32 * cls_at,
-    gsize * size)
+/* The graph among @boxes (at most one), or NULL */
+static const GstClHistogramOverlayGraph *
+find_graph (const GstClHistogramOverlayBox * boxes, guint n)
 {
   guint i;
 
-  *size = TABLES_BYTES;
-  for (i = 0; i < n; i++) {
-    /* boxes lie in the frame: at most 2^31 bytes each (the frame's own
-     * limit), and no more than MAX_BOXES of them */
-    gsize bytes = (gsize) boxes[i].w * boxes[i].h;
-
-    cls_at[i] = 0;
-    if (!boxes[i].classes)
-      continue;
-    if (*size > G_MAXUINT32 - bytes - 64) {
-      GST_ELEMENT_ERROR (blend->filter, RESOURCE, NO_SPACE_LEFT, (BLEND_WHAT),
-          ("the overlay's classes take more than 4 GiB"));
-      return FALSE;
-    }
-    cls_at[i] = *size;
-    *size = gst_cl_round_up (*size + bytes, 64);
-  }
-  return TRUE;
+  for (i = 0; i < n; i++)
+    if (boxes[i].graph && boxes[i].w > 0 && boxes[i].h > 0)
+      return boxes[i].graph;
+  return NULL;
 }
 
-/* Fills the pinned memory with the tables and classes of @boxes and
- * enqueues one write of it into blend->params */
+/* Fills the pinned memory with the tables of @boxes and the host's heights
+ * of @graph (if any) and enqueues one write of @size bytes of it into
+ * blend->params */
 static gboolean
 upload (GstClHistogramBlend * blend, const GstVideoInfo * info,
-    const GstClHistogramOverlayBox * boxes, guint n, const guint32 * cls_at,
-    gsize size)
+    const GstClHistogramOverlayBox * boxes, guint n,
+    const GstClHistogramOverlayGraph * graph, gsize size)
 {
   cl_int err;
   guint i;
 
-  for (i = 0; i < n; i++) {
+  for (i = 0; i < n; i++)
     fill_table ((guint32 *) blend->host + i * TAB_UINTS, info, &boxes[i]);
-    if (boxes[i].classes)
-      memcpy (blend->host + cls_at[i], boxes[i].classes,
-          (gsize) boxes[i].w * boxes[i].h);
-  }
+  if (graph && graph->n && graph->heights)
+    memcpy (blend->host + TABLES_BYTES, graph->heights,
+        (gsize) graph->n * graph->pw * sizeof (guint16));
   err = clEnqueueWriteBuffer (blend->ctx->queue, blend->params, CL_FALSE, 0,
       size, blend->host, 0, NULL, NULL);
   return gst_cl_base_filter_check (blend->filter, err, "clEnqueueWriteBuffer",
       BLEND_WHAT);
 }
 
+/* The heights of @graph from the counts in @counts, from uint @counts_at:
+ * one work-group per channel */
+static gboolean
+launch_heights (GstClHistogramBlend * blend,
+    const GstClHistogramOverlayGraph * graph, cl_mem counts,
+    cl_uint counts_at)
+{
+  gsize local = blend->heights_local, global = graph->n * local;
+  cl_uint range = graph->range, bins = graph->bins, pw = graph->pw;
+  cl_uint gh = graph->gh, at = HEIGHTS_AT;
+  cl_int log_scale = graph->log;
+
+  GST_CL_LAUNCH (blend->filter, blend->heights, 1, &global, &local,
+      BLEND_WHAT, GST_CL_ARG (counts), GST_CL_ARG (counts_at),
+      GST_CL_ARG (range), GST_CL_ARG (bins), GST_CL_ARG (pw), GST_CL_ARG (gh),
+      GST_CL_ARG (log_scale), GST_CL_ARG (blend->params), GST_CL_ARG (at),
+      GST_CL_ARG_LOCAL (local * sizeof (cl_ulong)));
+  return TRUE;
+fail:
+  return FALSE;
+}
+
 static gboolean
 launch_box (GstClHistogramBlend * blend, GstClFrame * frame,
-    const GstClHistogramOverlayBox * box, guint i, guint32 cls_at)
+    const GstClHistogramOverlayBox * box, guint i)
 {
   /* planes the format lacks: never read (the table names no such plane) */
   cl_uint off[3] = { 0, 0, 0 };
-  cl_int stride[3] = { 0, 0, 0 }, all_one = box->classes == NULL;
+  cl_int stride[3] = { 0, 0, 0 };
   cl_uint tab_at = i * TAB_UINTS;
   cl_int rx = box->x, ry = box->y, rw = box->w, rh = box->h;
   gsize global[2];
@@ -267,9 +317,8 @@ launch_box (GstClHistogramBlend * blend, GstClFrame * frame,
       BLEND_WHAT, GST_CL_ARG (frame->mem), GST_CL_ARG (off[0]),
       GST_CL_ARG (stride[0]), GST_CL_ARG (off[1]), GST_CL_ARG (stride[1]),
       GST_CL_ARG (off[2]), GST_CL_ARG (stride[2]),
-      GST_CL_ARG (blend->params), GST_CL_ARG (tab_at), GST_CL_ARG (cls_at),
-      GST_CL_ARG (all_one), GST_CL_ARG (rx), GST_CL_ARG (ry), GST_CL_ARG (rw),
-      GST_CL_ARG (rh));
+      GST_CL_ARG (blend->params), GST_CL_ARG (tab_at), GST_CL_ARG (rx),
+      GST_CL_ARG (ry), GST_CL_ARG (rw), GST_CL_ARG (rh));
   return TRUE;
 fail:
   return FALSE;
@@ -278,52 +327,81 @@ fail:
 gboolean
 gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
     GstClFrame * frame, const GstVideoInfo * info,
-    const GstClHistogramOverlayBox * boxes, guint n_boxes)
+    const GstClHistogramOverlayBox * boxes, guint n_boxes, cl_mem counts,
+    guint counts_at)
 {
-  guint32 cls_at[MAX_BOXES];
-  gint rect[MAX_BOXES][4];
+  const GstClHistogramOverlayGraph *graph = find_graph (boxes, n_boxes);
+  gboolean device_heights = graph && graph->n && !graph->heights;
+  /* at most 7 channels of 16384 columns (the box's pspec limit) */
+  gsize heights_bytes = graph ? (gsize) graph->n * graph->pw * 2 : 0;
   gsize up_size, back_size = 0, at;
   guint i;
 
   g_return_val_if_fail (n_boxes <= MAX_BOXES, FALSE);
   g_return_val_if_fail (GST_VIDEO_INFO_N_PLANES (info) <= 3, FALSE);
-  GST_LOG_OBJECT (blend->filter, "%u boxes blended on the device, %s",
-      n_boxes, frame->on_device ? "in device memory" : "read back");
-  if (!upload_layout (blend, boxes, n_boxes, cls_at, &up_size))
-    return FALSE;
+  g_return_val_if_fail (!device_heights || (blend->heights && counts),
+      FALSE);
+  GST_LOG_OBJECT (blend->filter, "%u boxes blended on the device, %s, "
+      "heights from the %s", n_boxes, frame->on_device ? "in device memory" :
+      "read back", device_heights ? "device" : "host");
+  blend->n_rects = 0;
+  up_size = TABLES_BYTES + (device_heights ? 0 : heights_bytes);
   for (i = 0; i < n_boxes; i++) {
-    rect[i][0] = boxes[i].x;
-    rect[i][1] = boxes[i].y;
-    rect[i][2] = boxes[i].w;
-    rect[i][3] = boxes[i].h;
-    back_size += gst_cl_frame_rect_size (frame, info, rect[i], blend->rows);
+    blend->rect[i][0] = boxes[i].x;
+    blend->rect[i][1] = boxes[i].y;
+    blend->rect[i][2] = boxes[i].w;
+    blend->rect[i][3] = boxes[i].h;
+    back_size += gst_cl_frame_rect_size (frame, info, blend->rect[i],
+        blend->rows);
   }
-  if (!ensure_params (blend, up_size) ||
-      !ensure_host (blend, up_size + back_size) ||
-      !upload (blend, info, boxes, n_boxes, cls_at, up_size))
+  blend->back_at = gst_cl_round_up (up_size, 64);
+  if (!gst_cl_base_filter_check_alloc_size (blend->filter,
+          TABLES_BYTES + heights_bytes, "the histogram overlay's heights",
+          "make overlay-width smaller") ||
+      !gst_cl_buffer_ensure (GST_ELEMENT (blend->filter), blend->ctx,
+          CL_MEM_READ_WRITE, TABLES_BYTES + heights_bytes, &blend->params,
+          &blend->params_size) ||
+      !ensure_host (blend, blend->back_at + back_size) ||
+      !upload (blend, info, boxes, n_boxes, graph, up_size))
+    return FALSE;
+  if (device_heights && !launch_heights (blend, graph, counts, counts_at))
     return FALSE;
   for (i = 0; i < n_boxes; i++)
     if (boxes[i].w > 0 && boxes[i].h > 0 &&
-        !launch_box (blend, frame, &boxes[i], i, cls_at[i]))
+        !launch_box (blend, frame, &boxes[i], i))
       return FALSE;
   if (!back_size)
     return TRUE;                /* device memory: nothing moves */
 
   /* after every launch: edges may cover the graph's box */
-  for (i = 0, at = up_size; i < n_boxes; i++) {
-    if (!gst_cl_frame_read_rect (frame, info, rect[i], blend->rows,
+  for (i = 0, at = blend->back_at; i < n_boxes; i++) {
+    if (!gst_cl_frame_read_rect (frame, info, blend->rect[i], blend->rows,
             blend->host + at))
       return FALSE;
-    at += gst_cl_frame_rect_size (frame, info, rect[i], blend->rows);
+    at += gst_cl_frame_rect_size (frame, info, blend->rect[i], blend->rows);
   }
-  if (!gst_cl_base_filter_check (blend->filter, clFinish (blend->ctx->queue),
-          "clFinish", BLEND_WHAT))
+  blend->n_rects = n_boxes;
+  return TRUE;
+}
+
+gboolean
+gst_cl_histogram_blend_finish (GstClHistogramBlend * blend,
+    GstClFrame * frame, const GstVideoInfo * info, gboolean waited)
+{
+  gsize at;
+  guint i;
+
+  if (!blend->n_rects)
+    return TRUE;
+  if (!waited && !gst_cl_base_filter_check (blend->filter,
+          clFinish (blend->ctx->queue), "clFinish", BLEND_WHAT))
     return FALSE;
   gst_cl_frame_set_queue_idle (frame);
-  for (i = 0, at = up_size; i < n_boxes; i++) {
-    gst_cl_frame_put_rect (frame, info, rect[i], blend->rows,
+  for (i = 0, at = blend->back_at; i < blend->n_rects; i++) {
+    gst_cl_frame_put_rect (frame, info, blend->rect[i], blend->rows,
         blend->host + at);
-    at += gst_cl_frame_rect_size (frame, info, rect[i], blend->rows);
+    at += gst_cl_frame_rect_size (frame, info, blend->rect[i], blend->rows);
   }
+  blend->n_rects = 0;
   return TRUE;
 }

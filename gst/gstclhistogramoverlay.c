@@ -519,48 +519,40 @@ add_light (guint32 a, guint32 b)
   return (r << 16) | (g << 8) | MIN ((a & 0xff) + (b & 0xff), 255);
 }
 
-/* Classifies the visible part of box @b into ov->classes (vw x vh bytes,
- * row-major): 0 for the background, else the mask of the channels whose
- * bars reach the pixel, built row by row (a row copied whole); @colours[m] gets the ARGB of class m (the background's
- * alpha for 0, opaque sums of the channel colours for the others:
- * overlapping channels mix like light, red + green = yellow). */
-static const guint8 *
-classify (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
-    const GstClHistogramOverlayData * d, const Box * b,
-    guint32 colours[N_CLASSES])
+/* The graph's layout in box @b for @n_channels channels (the counts
+ * aside) */
+static void
+graph_shape (const GstClHistogramOverlaySettings * s, guint n_channels,
+    const Box * b, GstClHistogramOverlayGraph * g)
 {
-  guint n = MIN (d->n_channels, MAX_CHANNELS);
-  gboolean parade = s->mode == GST_CL_HISTOGRAM_OVERLAY_PARADE && n > 1;
-  gint gw = MAX (b->w - 2 * b->pad, 0), gh = MAX (b->h - 2 * b->pad, 0);
-  gint gap = parade ? b->pad : 0;
-  gint pw = parade ? MAX ((gw - (gint) (n - 1) * gap) / (gint) n, 0) : gw;
-  /* box row of the graph's bottom row */
-  gint y0 = b->y + b->pad + gh - 1 - b->vy;
+  guint n = MIN (n_channels, MAX_CHANNELS);
+
+  memset (g, 0, sizeof (*g));
+  g->n = n;
+  g->parade = s->mode == GST_CL_HISTOGRAM_OVERLAY_PARADE && n > 1;
+  g->gw = MAX (b->w - 2 * b->pad, 0);
+  g->gh = MAX (b->h - 2 * b->pad, 0);
+  g->gap = g->parade ? b->pad : 0;
+  g->pw = g->parade ? MAX ((g->gw - (gint) (n - 1) * g->gap) / (gint) n,
+      0) : g->gw;
+  g->left = b->x + b->pad;
+  g->bottom = b->y + b->pad + (gint) g->gh - 1;
+  g->log = s->scale == GST_CL_HISTOGRAM_OVERLAY_LOG;
+}
+
+/* @colours[m]: the ARGB of class m (the background's alpha for 0, opaque
+ * sums of the channel colours for the others: overlapping channels mix
+ * like light, red + green = yellow) */
+static void
+class_colours (const GstClHistogramOverlaySettings * s,
+    const GstClHistogramOverlayData * d, guint32 colours[N_CLASSES])
+{
+  guint n = MIN (d->n_channels, MAX_CHANNELS), c, m;
   guint32 colour[MAX_CHANNELS];
-  guint16 *heights;
-  guint8 *cls, *cur;
-  guint64 *raw;
-  guint32 *ends;
-  guint *start, sum, h;
-  gsize i, n_ends = 0;
-  gint col, r, top = 0;
-  guint c, m;
 
-  cls = ensure ((gpointer *) & ov->classes, &ov->classes_len,
-      (gsize) b->vw * b->vh, 1);
-  memset (cls, 0, (gsize) b->vw * b->vh);
   colours[0] = (guint32) (s->alpha * 255 + 0.5) << 24;
-  if (pw == 0 || gh == 0)
-    return cls;
-
-  ensure ((gpointer *) & ov->bars, &ov->bars_len, d->bins, sizeof (guint64));
-  ensure ((gpointer *) & ov->cols, &ov->cols_len, pw, sizeof (guint64));
-  heights = ensure ((gpointer *) & ov->heights, &ov->heights_len,
-      (gsize) n * pw, sizeof (guint16));
-  for (c = 0; c < n; c++) {
+  for (c = 0; c < n; c++)
     colour[c] = channel_colour (d->names[c]);
-    channel_heights (ov, s, d, c, pw, gh, heights + (gsize) c * pw);
-  }
   for (m = 1; m < (1u << n); m++) {
     guint32 rgb = 0;
 
@@ -569,6 +561,52 @@ classify (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
         rgb = add_light (rgb, colour[c]);
     colours[m] = 0xff000000u | rgb;
   }
+}
+
+/* Classifies the visible part of box @b into ov->classes (vw x vh bytes,
+ * row-major): 0 for the background, else the mask of the channels whose
+ * bars reach the pixel, built row by row (a row copied whole); @colours as
+ * class_colours () gives them. */
+static const guint8 *
+classify (GstClHistogramOverlay * ov, const GstClHistogramOverlaySettings * s,
+    const GstClHistogramOverlayData * d, const Box * b,
+    guint32 colours[N_CLASSES])
+{
+  GstClHistogramOverlayGraph g;
+  guint n;
+  gboolean parade;
+  gint gw, gh, gap, pw, y0;
+  guint16 *heights;
+  guint8 *cls, *cur;
+  guint64 *raw;
+  guint32 *ends;
+  guint *start, sum, h;
+  gsize i, n_ends = 0;
+  gint col, r, top = 0;
+  guint c;
+
+  graph_shape (s, d->n_channels, b, &g);
+  n = g.n;
+  parade = g.parade;
+  gw = g.gw;
+  gh = g.gh;
+  gap = g.gap;
+  pw = g.pw;
+  /* box row of the graph's bottom row */
+  y0 = g.bottom - b->vy;
+  cls = ensure ((gpointer *) & ov->classes, &ov->classes_len,
+      (gsize) b->vw * b->vh, 1);
+  memset (cls, 0, (gsize) b->vw * b->vh);
+  class_colours (s, d, colours);
+  if (pw == 0 || gh == 0)
+    return cls;
+
+  ensure ((gpointer *) & ov->bars, &ov->bars_len, d->bins, sizeof (guint64));
+  ensure ((gpointer *) & ov->cols, &ov->cols_len, pw, sizeof (guint64));
+  heights = ensure ((gpointer *) & ov->heights, &ov->heights_len,
+      (gsize) n * pw, sizeof (guint16));
+  for (c = 0; c < n; c++)
+    channel_heights (ov, s, d, c, pw, gh, heights + (gsize) c * pw);
 
   /* the graph's bottom row and, bucketed by height, where each bar ends:
    * going up a row only clears the bits of the bars ending there */
@@ -1386,11 +1424,12 @@ gst_cl_histogram_overlay_takes_boxes (GstClHistogramOverlay * ov,
   return !ov->gst_blend && can_blend_fast (info->finfo);
 }
 
-/* @out's rectangle @b and the colours of every component of @info for
- * @colours (@n_cls classes), as blend_classes computes them */
+/* @out's rectangle @b with @graph (NULL: class 1 everywhere) and the
+ * colours of every component of @info for @colours (@n_cls classes), as
+ * blend_classes computes them */
 static void
 make_box (GstClHistogramOverlayBox * out, const Box * b,
-    const GstVideoInfo * info, const guint8 * cls,
+    const GstVideoInfo * info, const GstClHistogramOverlayGraph * graph,
     const guint32 colours[N_CLASSES], guint n_cls)
 {
   const GstVideoFormatInfo *fi = info->finfo;
@@ -1401,7 +1440,7 @@ make_box (GstClHistogramOverlayBox * out, const Box * b,
   out->y = b->vy;
   out->w = b->vw;
   out->h = b->vh;
-  out->classes = cls;
+  out->graph = graph;
   for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
     CompTables t;
 
@@ -1413,6 +1452,34 @@ make_box (GstClHistogramOverlayBox * out, const Box * b,
   }
 }
 
+/* The graph of box @b into @g, with its heights when @d has counts */
+static void
+make_graph (GstClHistogramOverlay * ov,
+    const GstClHistogramOverlaySettings * s,
+    const GstClHistogramOverlayData * d, const Box * b,
+    GstClHistogramOverlayGraph * g)
+{
+  guint c;
+
+  graph_shape (s, d->n_channels, b, g);
+  g->bins = d->bins;
+  g->range = d->range;
+  if (g->pw == 0 || g->gh == 0) {
+    g->n = 0;
+    return;
+  }
+  if (!d->counts)
+    return;
+  ensure ((gpointer *) & ov->bars, &ov->bars_len, d->bins, sizeof (guint64));
+  ensure ((gpointer *) & ov->cols, &ov->cols_len, g->pw, sizeof (guint64));
+  ensure ((gpointer *) & ov->heights, &ov->heights_len,
+      (gsize) g->n * g->pw, sizeof (guint16));
+  for (c = 0; c < g->n; c++)
+    channel_heights (ov, s, d, c, g->pw, g->gh,
+        ov->heights + (gsize) c * g->pw);
+  g->heights = ov->heights;
+}
+
 gboolean
 gst_cl_histogram_overlay_draw_boxes (GstClHistogramOverlay * ov,
     const GstClHistogramOverlaySettings * s, const GstVideoInfo * info,
@@ -1422,6 +1489,7 @@ gst_cl_histogram_overlay_draw_boxes (GstClHistogramOverlay * ov,
   static const guint32 outline[N_CLASSES] = { 0, OUTLINE_ARGB };
   gint fw = GST_VIDEO_INFO_WIDTH (info), fh = GST_VIDEO_INFO_HEIGHT (info);
   GstClHistogramOverlayBox out[5];
+  GstClHistogramOverlayGraph graph;
   Box boxes[5], *b = &boxes[0], *edges = &boxes[1];
   guint n_edges, n = 0, i;
 
@@ -1429,9 +1497,10 @@ gst_cl_histogram_overlay_draw_boxes (GstClHistogramOverlay * ov,
   n_edges = outline_edges (s, data, fw, fh, edges);
   if (b->vw > 0 && b->vh > 0 && data->n_channels && data->bins) {
     guint32 colours[N_CLASSES];
-    const guint8 *cls = classify (ov, s, data, b, colours);
 
-    make_box (&out[n++], b, info, cls, colours,
+    class_colours (s, data, colours);
+    make_graph (ov, s, data, b, &graph);
+    make_box (&out[n++], b, info, &graph, colours,
         1u << MIN (data->n_channels, MAX_CHANNELS));
   }
   for (i = 0; i < n_edges; i++)

@@ -105,15 +105,33 @@ typedef struct
   guint16 bar[GST_CL_HISTOGRAM_OVERLAY_CLASSES];
 } GstClHistogramOverlayColours;
 
+/* The graph of a box for another blender, which classifies its pixels
+ * itself: column x (0..@gw - 1) of the graph is frame column @left + x,
+ * row r above its bottom row frame row @bottom - r; with @parade channel k
+ * has panel k of @pw columns (@gap apart), else all share one of @pw.
+ * Pixel (x, r) of panel k shows channel k when its bar in that column is
+ * taller than r. @heights: @n * @pw bar heights (channel-major), or NULL
+ * when the blender computes them from the frame's counts (@bins bars of
+ * @range values, linear or @log, @gh rows, as the host does). @n is 0 when
+ * the graph has no room (nothing but background). */
+typedef struct
+{
+  gint left, bottom, gw, pw, gap;
+  guint gh, n;
+  gboolean parade, log;
+  guint bins, range;
+  const guint16 *heights;
+} GstClHistogramOverlayGraph;
+
 /* A box for another blender (the OpenCL device): the visible rectangle in
- * frame pixels, its classes (w * h bytes, row-major; 0 = background, else
- * the bar class; NULL: class 1 everywhere) and the colours of each of the
- * format's components, in component order. Blending the boxes in order
- * gives the bytes gst_cl_histogram_overlay_draw () gives. */
+ * frame pixels, its graph (NULL: class 1 everywhere, an outline edge) and
+ * the colours of each of the format's components, in component order.
+ * Blending the boxes in order gives the bytes
+ * gst_cl_histogram_overlay_draw () gives. */
 typedef struct
 {
   gint x, y, w, h;
-  const guint8 *classes;
+  const GstClHistogramOverlayGraph *graph;
   GstClHistogramOverlayColours comp[GST_VIDEO_MAX_COMPONENTS];
 } GstClHistogramOverlayBox;
 
@@ -126,9 +144,10 @@ gboolean gst_cl_histogram_overlay_takes_boxes (GstClHistogramOverlay * ov,
     const GstVideoInfo * info);
 /* Computes what gst_cl_histogram_overlay_draw () would blend into a frame
  * of @info and hands it to @func as boxes (the graph, then the ROI
- * outline's edges); the pixels are @func's business. TRUE when there is
- * nothing to draw, else what @func returns. The boxes are valid during the
- * call only. */
+ * outline's edges); the pixels are @func's business. @data->counts NULL:
+ * the graph's heights are left to @func (they are the only part that needs
+ * the counts). TRUE when there is nothing to draw, else what @func
+ * returns. The boxes are valid during the call only. */
 gboolean gst_cl_histogram_overlay_draw_boxes (GstClHistogramOverlay * ov,
     const GstClHistogramOverlaySettings * s, const GstVideoInfo * info,
     const GstClHistogramOverlayData * data, GstClHistogramOverlayBoxFunc func,

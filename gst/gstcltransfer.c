@@ -79,28 +79,35 @@ check (GstClTransfer * t, cl_int err, const gchar * call, const gchar * what)
   return gst_cl_post_cl_error (t->element, t->ctx, err, call, what);
 }
 
-static gboolean
-ensure_staging (GstClTransfer * t, gsize size)
+gboolean
+gst_cl_buffer_ensure (GstElement * element, GstClContext * ctx,
+    cl_mem_flags flags, gsize size, cl_mem * mem, gsize * mem_size)
 {
-  GstClContext *ctx = t->ctx;
   cl_int err;
 
-  if (t->staging && t->staging_size >= size)
+  if (*mem && *mem_size >= size)
     return TRUE;
-  if (t->staging)
-    clReleaseMemObject (t->staging);
-  t->staging = clCreateBuffer (ctx->context, t->flags, size, NULL, &err);
+  if (*mem)
+    clReleaseMemObject (*mem);
+  *mem_size = 0;
+  *mem = clCreateBuffer (ctx->context, flags, size, NULL, &err);
   if (err != CL_SUCCESS) {
     gchar *what = g_strdup_printf ("Could not allocate %.1f MB on OpenCL "
         "device \"%s\"", size / 1e6, ctx->device_name);
-    check (t, err, "clCreateBuffer", what);
+    gst_cl_post_cl_error (element, ctx, err, "clCreateBuffer", what);
     g_free (what);
-    t->staging = NULL;
-    t->staging_size = 0;
+    *mem = NULL;
     return FALSE;
   }
-  t->staging_size = size;
+  *mem_size = size;
   return TRUE;
+}
+
+static gboolean
+ensure_staging (GstClTransfer * t, gsize size)
+{
+  return gst_cl_buffer_ensure (t->element, t->ctx, t->flags, size,
+      &t->staging, &t->staging_size);
 }
 
 static gboolean

@@ -118,6 +118,13 @@ void gst_cl_frame_unmap (GstClFrame * frame);
 gboolean gst_cl_post_cl_error (GstElement * element, GstClContext * ctx,
     cl_int err, const gchar * call, const gchar * what);
 
+/* *@mem (may be NULL, *@mem_size bytes) grown to at least @size bytes
+ * with @flags: replaced by a new buffer when smaller (contents not kept),
+ * never shrunk, so steady state allocates nothing. FALSE with an error
+ * posted on @element (and *@mem NULL) when the device refuses. */
+gboolean gst_cl_buffer_ensure (GstElement * element, GstClContext * ctx,
+    cl_mem_flags flags, gsize size, cl_mem * mem, gsize * mem_size);
+
 /* Bytes kernels touch in one row of plane @plane of @info (the widest
  * component's samples; YUY2's chroma pairs round odd widths up) */
 gsize gst_cl_plane_row_bytes (const GstVideoInfo * info, guint plane);

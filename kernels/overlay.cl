@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* overlay.cl: clhistogram's overlay blended into a frame on the device
  * (gstclhistogramblend.c), the same arithmetic as the host blender in
- * gstclhistogramoverlay.c, so both give the same bytes. OpenCL C 1.2, no
- * options: the frame's layout comes in a table, so one program serves every
- * format.
+ * gstclhistogramoverlay.c, so both give the same bytes. OpenCL C 1.2. The
+ * frame's layout comes in a table, so one program serves every format;
+ * -DOVERLAY_FP64=1 (devices with doubles) adds overlay_heights.
  *
  * A box is a rectangle (rx, ry, rw, rh) of frame pixels; each pixel has a
- * class (0 = background, else a mask of channels whose bars reach it), read
- * from @params (rw * rh bytes, row-major, from byte @cls_at) or, with
- * @all_one, 1 everywhere. The table (uints, from uint @tab_at of @params)
- * holds:
+ * class (0 = background, else a mask of channels whose bars reach it),
+ * worked out from the graph's bar heights (below), or 1 everywhere (the ROI
+ * outline's edges). The table (uints, from uint @tab_at of @params) holds:
  *   [0]                   number of components n (1..4)
  *   [1 + 8 * c + 0..7]    component c: plane, pixel stride (bytes), byte
  *                         offset in the pixel, log2 horizontal and vertical
@@ -17,6 +16,12 @@
  *                         background value o (0..255) and alpha a (0..255)
  *   [TAB_BARS + 128 * c + m]  component c's value for bar class m (8-bit,
  *                         or 16-bit for 16-bit samples)
+ *   [TAB_GRAPH + 0..8]    0: class 1 everywhere; 1: a graph whose first
+ *                         column is frame column [1] and bottom row frame
+ *                         row [2], [3] columns wide, panels [4] columns wide
+ *                         [5] apart, [6] channels, [7] 1 for one panel per
+ *                         channel (parade), heights (ushort, [6] * [4],
+ *                         channel-major) from ushort [8] of @params
  * A sample takes its bar value when its class is not 0, else the background
  * over it: (o * a + v * (255 - a)) / 255 rounded (16-bit samples:
  * (o * 257 * a + 127 + v * (255 - a)) / 255). A subsampled sample takes the
@@ -26,21 +31,49 @@
 #define TAB_COMP 8
 #define TAB_BARS 33
 #define N_CLASSES 128
+#define TAB_GRAPH (TAB_BARS + 4 * N_CLASSES)
+
+/* Class of frame pixel (@fx, @fy) in the graph @g: channel k's bit when
+ * its bar in the pixel's column is taller than the pixel's row above the
+ * graph's bottom row (the host's classify () builds the same rows) */
+static uint
+graph_class (__global const uint * g, __global const ushort * heights,
+    int fx, int fy)
+{
+  int gx = fx - (int) g[1], r = (int) g[2] - fy;
+  int gw = g[3], pw = g[4], gap = g[5];
+  uint n = g[6], first = 0, last = n, m = 0, k;
+
+  if (gx < 0 || gx >= gw || r < 0 || pw <= 0)
+    return 0;
+  if (g[7]) {
+    first = gx / (pw + gap);
+    gx -= first * (pw + gap);
+    last = first < n && gx < pw ? first + 1 : first;
+  } else if (gx >= pw) {
+    return 0;
+  }
+  for (k = first; k < last; k++)
+    if (heights[k * pw + gx] > r)
+      m |= 1u << k;
+  return m;
+}
 
 __kernel void
 overlay_blend (__global uchar * frame, uint off0, int stride0, uint off1,
     int stride1, uint off2, int stride2, __global const uint * params,
-    uint tab_at, uint cls_at, int all_one, int rx, int ry, int rw, int rh)
+    uint tab_at, int rx, int ry, int rw, int rh)
 {
   __global const uint *tab = params + tab_at;
-  __global const uchar *classes = (__global const uchar *) params + cls_at;
+  __global const uint *g = tab + TAB_GRAPH;
   int x = get_global_id (0), y = get_global_id (1);
   int fx = rx + x, fy = ry + y;
   uint m, n, c;
 
   if (x >= rw || y >= rh)
     return;
-  m = all_one ? 1u : classes[y * rw + x];
+  m = g[0] ? graph_class (g, (__global const ushort *) params + g[8], fx,
+      fy) : 1u;
   n = tab[0];
   for (c = 0; c < n; c++) {
     __global const uint *d = tab + 1 + TAB_COMP * c;
@@ -67,3 +100,80 @@ overlay_blend (__global uchar * frame, uint off0, int stride0, uint off1,
     }
   }
 }
+
+#if OVERLAY_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+/* the host computes gh * f + 0.5 as a multiply, then an add: no fused
+ * multiply-add here either, so the heights come out the same */
+#pragma OPENCL FP_CONTRACT OFF
+
+/* First value of bar @b of @bins over @range values (v is in bar
+ * v * bins / range) */
+static uint
+bar_start (ulong b, uint bins, uint range)
+{
+  return (uint) ((b * range + bins - 1) / bins);
+}
+
+/* The graph's bar heights from the histogram's counts, as the host's
+ * channel_heights () computes them: one work-group per channel (local size
+ * a power of two), @counts[@counts_at + c * range + v] the count of value
+ * v, @pw
+ * columns of @gh rows, linear or log (1 + count) against the fullest
+ * column; written to @heights[c * pw + x] (ushort, from ushort @at of
+ * @out) */
+__kernel void
+overlay_heights (__global const uint * counts, uint counts_at, uint range,
+    uint bins,
+    uint pw, uint gh, int log_scale, __global ushort * out, uint at,
+    __local ulong * most)
+{
+  uint c = get_group_id (0), l = get_local_id (0), nl = get_local_size (0);
+  __global const uint *h = counts + counts_at + (ulong) c * range;
+  __global ushort *heights = out + at + c * pw;
+  ulong cmax = 0;
+  uint x, s;
+
+  /* column x shows bar x * bins / pw (pw >= bins) or the bars b with
+   * b * pw / bins == x: either way one run of values */
+  for (x = l; x < pw; x += nl) {
+    ulong b0 = pw >= bins ? (ulong) x * bins / pw :
+        ((ulong) x * bins + pw - 1) / pw;
+    ulong b1 = pw >= bins ? b0 + 1 : ((ulong) (x + 1) * bins + pw - 1) / pw;
+    uint v, v1 = bar_start (b1, bins, range);
+    ulong sum = 0;
+
+    for (v = bar_start (b0, bins, range); v < v1; v++)
+      sum += h[v];
+    cmax = max (cmax, sum);
+  }
+  most[l] = cmax;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (s = nl / 2; s > 0; s /= 2) {
+    if (l < s)
+      most[l] = max (most[l], most[l + s]);
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+  cmax = most[0];
+
+  for (x = l; x < pw; x += nl) {
+    ulong b0 = pw >= bins ? (ulong) x * bins / pw :
+        ((ulong) x * bins + pw - 1) / pw;
+    ulong b1 = pw >= bins ? b0 + 1 : ((ulong) (x + 1) * bins + pw - 1) / pw;
+    uint v, v1 = bar_start (b1, bins, range), hgt = 0;
+    ulong sum = 0;
+
+    for (v = bar_start (b0, bins, range); v < v1; v++)
+      sum += h[v];
+    if (sum) {
+      double f = log_scale ? log1p ((double) sum) / log1p ((double) cmax) :
+          (double) sum / (double) cmax;
+      double t = (double) gh * f;
+
+      /* any sample shows: at least one pixel */
+      hgt = clamp ((uint) (t + 0.5), 1u, gh);
+    }
+    heights[x] = hgt;
+  }
+}
+#endif

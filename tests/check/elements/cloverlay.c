@@ -6,7 +6,9 @@
  * GstVideoOverlayCompositionMeta when downstream announces it), property
  * changes while playing, the custom meta against the message, and a frame
  * that cannot be written. The cloverlay-device test runs them all with the
- * element's blend on the OpenCL device (GST_CL_TEST_OVERLAY_BLEND=device). */
+ * element's blend on the OpenCL device (GST_CL_TEST_OVERLAY_BLEND=device),
+ * with the histogram's GPU kernels so that the device also computes the
+ * graph's heights (one frame at a time; with an interval the host does). */
 #include <string.h>
 #include <math.h>
 #include <gst/check/gstcheck.h>
@@ -18,6 +20,7 @@
 
 #define META_NAME "GstClHistogramMeta"
 #define BLEND_ENV "GST_CL_HISTOGRAM_OVERLAY_BLEND"
+#define VARIANT_ENV "GST_CL_HISTOGRAM_VARIANT"
 
 /* TRUE: the element blends with gst_video_overlay_composition_blend instead
  * of its own blender */
@@ -461,6 +464,11 @@ new_harness (GstBus ** bus, const Look * l, gboolean downstream_meta)
     g_setenv (BLEND_ENV, own_blender, TRUE);
   else
     g_unsetenv (BLEND_ENV);
+  /* the device blender draws a frame's graph from the counts on the device
+   * when the histogram leaves them whole there (GPU kernels; CPU kernels
+   * leave 8-bit counts in bands): on PoCL the GPU kernels take that path */
+  if (!g_strcmp0 (own_blender, "device"))
+    g_setenv (VARIANT_ENV, "gpu", TRUE);
   el = gst_element_factory_make ("clhistogram", NULL);
   fail_unless (el != NULL);
   *bus = gst_bus_new ();
@@ -991,6 +999,52 @@ GST_START_TEST (test_interval)
 
 GST_END_TEST;
 
+/* interval switched on and off while playing: a lone frame's graph and
+ * an interval's (on the device, heights from the device's counts and from
+ * the host's sums in turn) each match the frames they cover */
+GST_START_TEST (test_interval_switched)
+{
+  const GstClockTime dur = 25 * GST_MSECOND;
+  /* the interval set before each frame, and the first frame its graph
+   * covers */
+  static const guint64 interval_durs[] = { 0, 0, 2, 2, 0, 0 };
+  static const guint first[] = { 0, 1, 2, 2, 4, 5 };
+  GstBus *bus;
+  Look l = default_look;
+  GstHarness *h;
+  GstBuffer *frames[6];
+  GstVideoInfo info;
+  guint i;
+
+  h = new_harness (&bus, &l, FALSE);
+  gst_harness_set_src_caps (h, test_caps_new (GST_VIDEO_FORMAT_NV12, 333,
+          211));
+  for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+    GstBuffer *out;
+    Model m;
+    gchar *what = g_strdup_printf ("switched interval frame %u", i);
+
+    g_object_set (h->element, "interval", interval_durs[i] * dur, NULL);
+    frames[i] = test_frame_new (GST_VIDEO_FORMAT_NV12, 333, 211,
+        TEST_LAYOUT_PADDED, 70 + i, &info);
+    set_component (frames[i], &info, 0, 0, 90 + 30 * i, 10 * i);
+    GST_BUFFER_PTS (frames[i]) = i * dur;
+    GST_BUFFER_DURATION (frames[i]) = dur;
+    out = push_pull (h, frames[i]);
+    model_init (&m, &l, &info, frames + first[i], i - first[i] + 1);
+    check_inside (out, &info, &m, FALSE, what);
+    check_outside_identical (frames[i], out, &info, &m, what);
+    model_clear (&m);
+    gst_buffer_unref (out);
+    g_free (what);
+  }
+  for (i = 0; i < G_N_ELEMENTS (frames); i++)
+    gst_buffer_unref (frames[i]);
+  test_free_harness (h, bus);
+}
+
+GST_END_TEST;
+
 /* attach-meta: the meta's structure equals the message, for several
  * formats; readable after a copy of the buffer */
 GST_START_TEST (test_meta_equals_message)
@@ -1349,6 +1403,7 @@ cloverlay_suite (void)
   tcase_add_test (tc, test_meta_path_reuses_pixels);
   tcase_add_test (tc, test_readonly_frame_copied);
   tcase_add_test (tc, test_interval);
+  tcase_add_test (tc, test_interval_switched);
   tcase_add_test (tc, test_roi);
   tcase_add_test (tc, test_roi_outline);
   tcase_add_test (tc, test_positions_sizes_modes);
