@@ -81,10 +81,11 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
 #define VARIANT_ENV "GST_CL_HISTOGRAM_VARIANT"
 /* GPU: 16-byte chunks per work-item at least (fewer, fuller work-groups:
  * each costs a clear and a merge) and chunks loaded together (BATCH in
- * histogram.cl); the environment overrides them for benchmarks only */
-#define GPU_CHUNKS_PER_ITEM 4
+ * histogram.cl). 8 and 8 were the fastest of 2/2, 4/1, 4/4, 8/8 on an H200
+ * (docs/performance.md); the environment overrides them for benchmarks */
+#define GPU_CHUNKS_PER_ITEM 8
 #define GPU_CHUNKS_ENV "GST_CL_HISTOGRAM_CHUNKS"
-#define GPU_BATCH 4
+#define GPU_BATCH 8
 #define GPU_BATCH_ENV "GST_CL_HISTOGRAM_BATCH"
 
 enum
@@ -115,7 +116,7 @@ typedef struct
   guint n_out;
   gint src[MAX_PASS_OUT];       /* byte offset in the pixel, -1 = luma of RGB */
   gsize wg;                     /* GPU work-group size built for */
-  guint chunks;                 /* GPU: 16-byte chunks per work-item at least */
+  guint chunks;                 /* GPU: chunks per work-item at least */
   gint nbands;                  /* CPU bands of the last frame */
   cl_kernel hist, merge;
 } Pass;

@@ -63,10 +63,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define GPU_STRIP_PIXELS (GPU_STRIP_WG * 4)     /* TW = WG * K in integral.cl */
 /* benchmarks only: rows per strip, 2 .. GPU_STRIP_WG */
 #define STRIP_ROWS_ENV "GST_CL_INTEGRAL_STRIP_ROWS"
-/* benchmarks only: the strip kernels' latency measures (PIPE bits in
- * integral.cl), 0 .. 7; all of them by default */
-#define GPU_PIPE 7
-#define PIPE_ENV "GST_CL_INTEGRAL_PIPE"
 
 enum
 {
@@ -787,11 +783,9 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
   return g_strdup_printf ("-D CH=%d -D SRC_T=%s -D PSTRIDE=%d -D ROFF=%d "
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s "
       "-D VALUE=%d -D WG=%d -D SH=%d -D CB=%d -D CPU_ONLY=%d "
-      "-D GPU_ONLY=%d -D BOX=%d -D PIPE=%d", d->channels, d->src_t,
-      d->pstride, d->roff, d->goff, d->boff, sel, acc, out, value,
-      GPU_STRIP_WG, strip_rows, GPU_SCAN_BANDS, !self->gpu, self->gpu,
-      self->box_mean, g_getenv (PIPE_ENV) ? CLAMP (atoi (g_getenv (PIPE_ENV)),
-          0, 7) : GPU_PIPE);
+      "-D GPU_ONLY=%d -D BOX=%d", d->channels, d->src_t, d->pstride, d->roff,
+      d->goff, d->boff, sel, acc, out, value, GPU_STRIP_WG, strip_rows,
+      GPU_SCAN_BANDS, !self->gpu, self->gpu, self->box_mean);
 }
 
 static cl_mem

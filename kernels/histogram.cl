@@ -74,7 +74,7 @@
 #define WG 256
 #endif
 #ifndef BATCH
-#define BATCH 4
+#define BATCH 8
 #endif
 
 /* pixels per 16-byte chunk */

@@ -645,25 +645,6 @@ cpu_box_mean_first (__global const uchar * src, uint src_off,
 #endif
 #define K 4
 #define TW (WG * K)
-/* latency measures (bits; all on by default, the host may clear them for
- * benchmarks): 1 the output loop loads the next row while the current one
- * is stored and double-buffers its staging (one barrier per row, not two);
- * 2 the row prefix over the work-items in segments, not by one work-item
- * per row; 4 a tile's rows read by a loop of constant length, so that
- * their loads are in flight together */
-#ifndef PIPE
-#define PIPE 7
-#endif
-/* 2: segments per row of the prefix and their length */
-#define SEGS (WG / SH)
-#define SEGL ((WG + SEGS - 1) / SEGS)
-/* 4: the loop over the rows of a strip, r < nr (constant length: the
- * compiler unrolls it) */
-#if PIPE & 4
-#define FOR_ROWS(r, nr) for (r = 0; r < SH; r++) if (r < (nr))
-#else
-#define FOR_ROWS(r, nr) for (r = 0; r < (nr); r++)
-#endif
 /* local staging of a tile row, one pad word per 32: conflict-free both
  * when a work-item writes its K pixels and when the row is stored */
 #define PAD(e) ((e) + ((e) >> 5))
@@ -751,7 +732,7 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
 
   for (k = 0; k < K; k++)
     col[k] = 0;
-  FOR_ROWS (r, nr) {
+  for (r = 0; r < nr; r++) {
     V (uint) px[K];
     V (ACC) t = 0;
 
@@ -829,8 +810,7 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
 {
   __local V (ACC) part[SH][WG + 1];
   __local V (ACC) left[SH];
-  __local V (ACC) segsum[SH][SEGS];
-  __local OUT stage[PIPE & 1 ? 2 : 1][PAD (TW * CH) + 1];
+  __local OUT stage[PAD (TW * CH) + 1];
   int lid = get_local_id (0), b = get_group_id (0), s = get_group_id (1);
   int nb = get_num_groups (0), ns = get_num_groups (1);
   int xb = b * TW, x0 = xb + lid * K, ya = s * SH;
@@ -878,7 +858,7 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
   }
 
   /* this work-item's K columns summed, row after row */
-  FOR_ROWS (r, nr) {
+  for (r = 0; r < nr; r++) {
     V (uint) px[K];
 
     load_k (SRC_ROW (ya + r), x0, width, aligned, px);
@@ -887,35 +867,8 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
     part[r][lid] = run;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
-  /* exclusive prefix over the work-items, starting from the row's sum
-   * left of the tile */
-#if PIPE & 2
-  {
-    /* SEGS work-items per row, each a segment of SEGL: segment sums, then
-     * each segment's prefix from the sums of those before it */
-    int row = lid / SEGS, sg = lid % SEGS;
-    int i0 = sg * SEGL, i1 = min (i0 + SEGL, WG);
-    V (ACC) a = 0;
-
-    if (row < nr) {
-      for (i = i0; i < i1; i++)
-        a += part[row][i];
-      segsum[row][sg] = a;
-    }
-    barrier (CLK_LOCAL_MEM_FENCE);
-    if (row < nr) {
-      a = part[row][WG];
-      for (i = 0; i < sg; i++)
-        a += segsum[row][i];
-      for (i = i0; i < i1; i++) {
-        V (ACC) v = part[row][i];
-
-        part[row][i] = a;
-        a += v;
-      }
-    }
-  }
-#else
+  /* exclusive prefix over the work-items, one row per work-item, starting
+   * from the row's sum left of the tile */
   if (lid < nr) {
     V (ACC) a = part[lid][WG];
 
@@ -926,46 +879,24 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
       a += v;
     }
   }
-#endif
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  {
+  for (r = 0; r < nr; r++) {
+    __global OUT *orow = o + (size_t) (ya + r + 1) * ostride +
+        (size_t) (xb + 1) * CH;
+    V (ACC) a = part[r][lid];
     V (uint) px[K];
 
-#if PIPE & 1
-    /* row r + 1 is loaded while row r is staged and stored */
-    if (nr > 0)
-      load_k (SRC_ROW (ya), x0, width, aligned, px);
-#endif
-    for (r = 0; r < nr; r++) {
-      __global OUT *orow = o + (size_t) (ya + r + 1) * ostride +
-          (size_t) (xb + 1) * CH;
-      __local OUT *st = stage[PIPE & 1 ? r & 1 : 0];
-      V (ACC) a = part[r][lid];
-      V (uint) cur[K];
-
-#if PIPE & 1
-      for (k = 0; k < K; k++)
-        cur[k] = px[k];
-      if (r + 1 < nr)
-        load_k (SRC_ROW (ya + r + 1), x0, width, aligned, px);
-#else
-      load_k (SRC_ROW (ya + r), x0, width, aligned, cur);
-#endif
-      for (k = 0; k < K; k++) {
-        q[k] += VAL (V (ACC), cur[k]);
-        a += q[k];
-        STAGE (a, (lid * K + k) * CH, st);
-      }
-      barrier (CLK_LOCAL_MEM_FENCE);
-      for (i = lid; i < ne; i += WG)
-        orow[i] = st[PAD (i)];
-      /* with two stage buffers, the barrier of the next row is enough:
-       * this buffer is written again only after it */
-#if !(PIPE & 1)
-      barrier (CLK_LOCAL_MEM_FENCE);
-#endif
+    load_k (SRC_ROW (ya + r), x0, width, aligned, px);
+    for (k = 0; k < K; k++) {
+      q[k] += VAL (V (ACC), px[k]);
+      a += q[k];
+      STAGE (a, (lid * K + k) * CH, stage);
     }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    for (i = lid; i < ne; i += WG)
+      orow[i] = stage[PAD (i)];
+    barrier (CLK_LOCAL_MEM_FENCE);
   }
 }
 
