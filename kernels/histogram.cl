@@ -307,12 +307,10 @@ hist_gpu (__global const uchar * base, uint offset, int stride, int x0,
     }
 
 #pragma unroll
-    for (j = 0; j < BATCH; j++) {
+    for (j = 0; j < BATCH && by[j] < h; j++) {
       __global const uchar *row = origin + (size_t) by[j] * stride;
       int x = bx[j];
 
-      if (by[j] >= h)
-        break;
       if (x * PSTRIDE + 16 <= w * PSTRIDE) {
 #if PSTRIDE == 1 || PSTRIDE == 2 || PSTRIDE == 4
 #pragma unroll
