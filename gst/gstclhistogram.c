@@ -79,6 +79,14 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
 /* "cpu" or "gpu" forces a kernel variant whatever the device (tests run the
  * GPU kernels on PoCL this way) */
 #define VARIANT_ENV "GST_CL_HISTOGRAM_VARIANT"
+/* GPU: 16-byte chunks per work-item at least (fewer, fuller work-groups:
+ * each costs a clear and a merge) and chunks loaded together (BATCH in
+ * histogram.cl). 8 and 8 were the fastest of 2/2, 4/1, 4/4, 8/8 on an H200
+ * (docs/performance.md); the environment overrides them for benchmarks */
+#define GPU_CHUNKS_PER_ITEM 8
+#define GPU_CHUNKS_ENV "GST_CL_HISTOGRAM_CHUNKS"
+#define GPU_BATCH 8
+#define GPU_BATCH_ENV "GST_CL_HISTOGRAM_BATCH"
 
 enum
 {
@@ -108,6 +116,7 @@ typedef struct
   guint n_out;
   gint src[MAX_PASS_OUT];       /* byte offset in the pixel, -1 = luma of RGB */
   gsize wg;                     /* GPU work-group size built for */
+  guint chunks;                 /* GPU: chunks per work-item at least */
   gint nbands;                  /* CPU bands of the last frame */
   cl_kernel hist, merge;
 } Pass;
@@ -591,6 +600,15 @@ caps_is_bt709 (GstCaps * caps)
       cinfo.matrix == GST_VIDEO_COLOR_MATRIX_BT709;
 }
 
+/* @def, or the value of the benchmark override @env (1..64) */
+static guint
+gpu_tuning (const gchar * env, guint def)
+{
+  const gchar *v = g_getenv (env);
+
+  return v ? (guint) CLAMP (atoi (v), 1, 64) : def;
+}
+
 static gboolean
 build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
     gboolean bt709, const GstVideoInfo * info)
@@ -621,8 +639,8 @@ build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
     while (!depth16 && nrep < 32 && 2 * nrep * one <= ctx->local_mem_size *
         2 / 3)
       nrep *= 2;
-    g_string_append_printf (opt, " -DNREP=%u -DWG=%" G_GSIZE_FORMAT, nrep,
-        pass->wg);
+    g_string_append_printf (opt, " -DNREP=%u -DWG=%" G_GSIZE_FORMAT
+        " -DBATCH=%u", nrep, pass->wg, gpu_tuning (GPU_BATCH_ENV, GPU_BATCH));
   } else {
     g_string_append_printf (opt, " -DNCOPY=%d", depth16 ? 1 : 4);
   }
@@ -853,6 +871,7 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   for (i = 0; i < self->n_passes; i++) {
     pass = &self->passes[i];
     pass->wg = 1;
+    pass->chunks = gpu_tuning (GPU_CHUNKS_ENV, GPU_CHUNKS_PER_ITEM);
     while (pass->wg * 2 <= MIN (1024, ctx->max_work_group_size))
       pass->wg *= 2;
   }
@@ -970,10 +989,11 @@ enqueue_pass (GstClHistogram * self, Pass * pass, GstClFrame * frame,
     /* 16-byte chunks of the region: no overflow, the region is within a
      * mapped frame */
     gsize chunks = (gsize) (w + ppc - 1) / ppc * h;
-    /* few large work-groups, at least 4 chunks per work-item: each group
-     * costs a clear and a merge of its local histograms (one global atomic
-     * per bin) */
-    gsize groups = CLAMP ((chunks + 4 * pass->wg - 1) / (4 * pass->wg), 1,
+    /* few large work-groups, pass->chunks chunks per work-item at least:
+     * each group costs a clear and a merge of its local histograms (one
+     * global atomic per bin) */
+    gsize per_group = pass->chunks * pass->wg;
+    gsize groups = CLAMP ((chunks + per_group - 1) / per_group, 1,
         MAX (self->max_items / pass->wg, 1));
     cl_uint clear_base = (1 - self->half) * n + out_base;
 

@@ -13,6 +13,7 @@
  *   NCOPY       (CPU) interleaved private histograms per channel
  *   NREP, WG    (GPU) local histogram replicas (a power of two),
  *               work-group size
+ *   BATCH       (GPU) 16-byte chunks a work-item loads before counting them
  *
  * Output: result[out_base + k * RANGE + v] = number of samples of channel k
  * with value v. Binning to the user's bin count, mean, stddev, min and max
@@ -71,6 +72,9 @@
 #endif
 #ifndef WG
 #define WG 256
+#endif
+#ifndef BATCH
+#define BATCH 8
 #endif
 
 /* pixels per 16-byte chunk */
@@ -270,50 +274,76 @@ hist_gpu (__global const uchar * base, uint offset, int stride, int x0,
   for (i = get_global_id (0); i < NOUT * RANGE; i += gs)
     result[clear_base + i] = 0;
 
-  for (; y < h; y += dy) {
-    __global const uchar *row = origin + (size_t) y * stride;
-    int x = c * PPC, k;
-
-    if (x * PSTRIDE + 16 <= w * PSTRIDE) {
-#if PSTRIDE == 1 || PSTRIDE == 2 || PSTRIDE == 4
-      __global const uchar *p = row + x * PSTRIDE;
-      uint4 v = aligned ? *(__global const uint4 *) p :
-          as_uint4 (vload16 (0, p));
+  /* BATCH chunks are loaded before any of them is counted, so that their
+   * loads are in flight together (a frame takes few chunks per work-item:
+   * their latency, not the bandwidth, is what a small frame waits for) */
+  while (y < h) {
+    uint4 v[BATCH];
+    int bx[BATCH], by[BATCH], j, k;
 
 #pragma unroll
-      for (k = 0; k < 4; k++) {
-        uint u = k == 0 ? v.s0 : k == 1 ? v.s1 : k == 2 ? v.s2 : v.s3;
-#if DEPTH16
-        GCOUNTU (u, 0);
-        GCOUNTU (u, 1);
-#elif PSTRIDE == 4
-        GCOUNTU (u, 0);
-#elif PSTRIDE == 2
-        GCOUNTU (u, 0);
-        GCOUNTU (u, 2);
+    for (j = 0; j < BATCH; j++) {
+      int x = c * PPC;
+
+      bx[j] = x;
+      by[j] = y;
+      v[j] = (uint4) 0;
+      if (y < h && x * PSTRIDE + 16 <= w * PSTRIDE) {
+        __global const uchar *p = origin + (size_t) y * stride + x * PSTRIDE;
+
+#if PSTRIDE == 1 || PSTRIDE == 2 || PSTRIDE == 4
+        v[j] = aligned ? *(__global const uint4 *) p :
+            as_uint4 (vload16 (0, p));
 #else
-        GCOUNTU (u, 0);
-        GCOUNTU (u, 1);
-        GCOUNTU (u, 2);
-        GCOUNTU (u, 3);
+        v[j] = as_uint4 (vload16 (0, p));
 #endif
       }
-#else
-      uchar b[16];
-
-      vstore16 (vload16 (0, row + x * PSTRIDE), 0, b);
-#pragma unroll
-      for (k = 0; k < PPC; k++)
-        GCOUNT (b + k * PSTRIDE);
-#endif
-    } else {
-      for (k = 0; k < PPC && x + k < w; k++)
-        GCOUNT (row + (x + k) * PSTRIDE);
+      c += dc;
+      y += dy;
+      if (c >= cpr) {
+        c -= cpr;
+        y++;
+      }
     }
-    c += dc;
-    if (c >= cpr) {
-      c -= cpr;
-      y++;
+
+#pragma unroll
+    for (j = 0; j < BATCH && by[j] < h; j++) {
+      __global const uchar *row = origin + (size_t) by[j] * stride;
+      int x = bx[j];
+
+      if (x * PSTRIDE + 16 <= w * PSTRIDE) {
+#if PSTRIDE == 1 || PSTRIDE == 2 || PSTRIDE == 4
+#pragma unroll
+        for (k = 0; k < 4; k++) {
+          uint u = k == 0 ? v[j].s0 : k == 1 ? v[j].s1 : k == 2 ? v[j].s2 :
+              v[j].s3;
+#if DEPTH16
+          GCOUNTU (u, 0);
+          GCOUNTU (u, 1);
+#elif PSTRIDE == 4
+          GCOUNTU (u, 0);
+#elif PSTRIDE == 2
+          GCOUNTU (u, 0);
+          GCOUNTU (u, 2);
+#else
+          GCOUNTU (u, 0);
+          GCOUNTU (u, 1);
+          GCOUNTU (u, 2);
+          GCOUNTU (u, 3);
+#endif
+        }
+#else
+        uchar b[16];
+
+        vstore16 (as_uchar16 (v[j]), 0, b);
+#pragma unroll
+        for (k = 0; k < PPC; k++)
+          GCOUNT (b + k * PSTRIDE);
+#endif
+      } else {
+        for (k = 0; k < PPC && x + k < w; k++)
+          GCOUNT (row + (x + k) * PSTRIDE);
+      }
     }
   }
 
