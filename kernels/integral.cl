@@ -539,14 +539,27 @@ cpu_integral_first (__global const uchar * src, uint src_off,
       (sum) + (area) / 2) * (inv) + 0x1p-32)
 
 #if BL != 3
-#define BPX (16 / BL)
+/* Chunks of BN lanes (BPX pixels): gray 8 lanes, 4-byte RGB 16 (4
+ * pixels). 8 gray lanes keep to 256-bit vectors: PoCL makes 512-bit ones
+ * of 16 lanes, which on these cores leave one vector ALU port idle and
+ * put every shuffle on the other; the prefix's first two steps stay
+ * inside 128-bit halves */
+#if BL == 1
+#define BN 8
+#else
+#define BN 16
+#endif
+#define BPX (BN / BL)
+#define BVN CAT (ACC, BN)
+#define BLOADN(p) CAT (vload, BN) (0, p)
+#define BSTOREN(v, p) CAT (vstore, BN) (v, 0, p)
 #define ACC2 CAT (ACC, 2)
-/* 16 samples stored with one unaligned vector store (vstore16 of 8-bit
+/* BN samples stored with one unaligned vector store (vstore16 of 8-bit
  * lanes became 16 byte stores in PoCL 3.1) */
 #if BL == 1
-typedef SRC_T UNALIGNED16 __attribute__ ((ext_vector_type (16), aligned (1)));
+typedef SRC_T UNALIGNED_N __attribute__ ((ext_vector_type (BN), aligned (1)));
 #else
-typedef uchar UNALIGNED16 __attribute__ ((ext_vector_type (16), aligned (1)));
+typedef uchar UNALIGNED_N __attribute__ ((ext_vector_type (BN), aligned (1)));
 #endif
 /* 8-bit samples: the interior's means in float where that is exact.
  * N = sum + area / 2 < 2^24 is exact, N * fl(1 / area) + 2^-14 is within
@@ -559,26 +572,26 @@ typedef uchar UNALIGNED16 __attribute__ ((ext_vector_type (16), aligned (1)));
 #define FLOAT_MEAN_AREA 8192
 #endif
 #if BL == 1
-#define BSRC16(row, x) CONVERT (ACC16, vload16 (0, \
+#define BSRCN(row, x) CONVERT (ACC8, vload8 (0, \
       (__global const SRC_T *) (row) + (x)))
 #define BPREFIX(v) do { \
-    v += (ACC16) ((ACC) 0, v.s0123, v.s4567, v.s89ab, v.scde); \
-    v += (ACC16) ((ACC2) 0, v.s0123, v.s4567, v.s89ab, v.scd); \
-    v += (ACC16) ((ACC4) 0, v.s0123, v.s4567, v.s89ab); \
-    v += (ACC16) ((ACC8) 0, v.lo); } while (0)
-#define BCARRY(v) ((ACC16) (v.sf))
+    v += __builtin_shufflevector (v, (ACC8) 0, 8, 0, 1, 2, 8, 4, 5, 6); \
+    v += __builtin_shufflevector (v, (ACC8) 0, 8, 8, 0, 1, 8, 8, 4, 5); \
+    v += __builtin_shufflevector (v, (ACC8) 0, 8, 8, 8, 8, 3, 3, 3, 3); \
+  } while (0)
+#define BCARRY(v) ((ACC8) (v.s7))
 #define BLAST(v) (v.s0)
-#define STORE_MEAN16(m, x) (*(__global UNALIGNED16 *) \
-      ((__global SRC_T *) drow + (x)) = CONVERT (CAT (SRC_T, 16), m))
+#define STORE_MEANN(m, x) (*(__global UNALIGNED_N *) \
+      ((__global SRC_T *) drow + (x)) = CONVERT (CAT (SRC_T, 8), m))
 #else
-#define BSRC16(row, x) CONVERT (ACC16, vload16 (0, (row) + (x) * 4))
+#define BSRCN(row, x) CONVERT (ACC16, vload16 (0, (row) + (x) * 4))
 #define BPREFIX(v) do { \
     v += (ACC16) ((ACC4) 0, v.s0123, v.s4567, v.s89ab); \
     v += (ACC16) ((ACC8) 0, v.lo); } while (0)
 #define BCARRY(v) (v.scdefcdefcdefcdef)
 #define BLAST(v) (v.s0123)
 #define KEEP4 KEEPL (0), KEEPL (1), KEEPL (2), KEEPL (3)
-#define STORE_MEAN16(m, x) (*(__global UNALIGNED16 *) (drow + (x) * 4) = \
+#define STORE_MEANN(m, x) (*(__global UNALIGNED_N *) (drow + (x) * 4) = \
       select (convert_uchar16 (m), vload16 (0, srow + (x) * 4), \
           (char16) (KEEP4, KEEP4, KEEP4, KEEP4)))
 #endif
@@ -598,12 +611,12 @@ add_sub_row (__global const uchar * src, uint src_off, int src_stride,
 
 #if BL != 3
   for (; fast && x + BPX <= width; x += BPX) {
-    ACC16 t = vload16 (0, acc + x * BL);
+    BVN t = BLOADN (acc + x * BL);
     if (ya >= 0)
-      t += BSRC16 (ra, x);
+      t += BSRCN (ra, x);
     if (yb >= 0)
-      t -= BSRC16 (rb, x);
-    vstore16 (t, 0, acc + x * BL);
+      t -= BSRCN (rb, x);
+    BSTOREN (t, acc + x * BL);
   }
 #endif
   SCALAR_LOOP
@@ -660,15 +673,18 @@ box_mean_band (__global const uchar * src, uint src_off, int src_stride,
     x = 0;
 #if BL != 3
     {
-      ACC16 c = 0;
+      BVN c = 0;
 
       for (; fast && x + BPX <= width; x += BPX) {
-        ACC16 v = vload16 (0, cs + x * BL);
+        BVN v = BLOADN (cs + x * BL), t;
 
         BPREFIX (v);
+        /* the chunk's total broadcast before the carry goes in: the
+         * loop-carried chain is one add */
+        t = BCARRY (v);
         v += c;
-        c = BCARRY (v);
-        vstore16 (v, 0, pre + (x + 1) * BL);
+        c += t;
+        BSTOREN (v, pre + (x + 1) * BL);
       }
       s = BLAST (c);
     }
@@ -700,22 +716,22 @@ box_mean_band (__global const uchar * src, uint src_off, int src_stride,
         float invf = (float) inv;
 
         for (; fast && x + BPX <= xb; x += BPX) {
-          ACC16 sum = vload16 (0, pre + (x + rx + 1) * BL) -
-              vload16 (0, pre + (x - rx) * BL);
-          uint16 m = convert_uint16 (convert_float16 (sum + area / 2) * invf
-              + 0x1p-14f);
+          BVN sum = BLOADN (pre + (x + rx + 1) * BL) -
+              BLOADN (pre + (x - rx) * BL);
+          CAT (uint, BN) m = CONVERT (CAT (uint, BN),
+              CONVERT (CAT (float, BN), sum + area / 2) * invf + 0x1p-14f);
 
-          STORE_MEAN16 (m, x);
+          STORE_MEANN (m, x);
         }
       }
 #endif
       for (; fast && x + BPX <= xb; x += BPX) {
-        ACC16 sum = vload16 (0, pre + (x + rx + 1) * BL) -
-            vload16 (0, pre + (x - rx) * BL);
-        uint16 m = convert_uint16 (convert_double16 (sum + area / 2) * inv +
-            0x1p-32);
+        BVN sum = BLOADN (pre + (x + rx + 1) * BL) -
+            BLOADN (pre + (x - rx) * BL);
+        CAT (uint, BN) m = CONVERT (CAT (uint, BN),
+            CONVERT (CAT (double, BN), sum + area / 2) * inv + 0x1p-32);
 
-        STORE_MEAN16 (m, x);
+        STORE_MEANN (m, x);
       }
 #endif
       SCALAR_LOOP
