@@ -185,11 +185,11 @@ load_px (__global const uchar * row, int x)
 #if CH == 1 && PSTRIDE == 1 && VALUE != 1
 /* 8-bit samples summed (or counted): the row prefixes of 4 rows in 16-bit
  * lanes (8 samples sum to at most 2040), with rows 0 and 2 (1 and 3) in
- * the two 128-bit halves of one vector, so that every shuffle stays
- * inside a half: two 64-bit shifts and one byte shuffle per 8-sample
- * prefix, unpacks to 32 bits, the carry broadcast inside each half. PoCL
- * (AVX-512 targets) turns cross-half shuffles into the single port-5
- * shuffle unit, which the 32-bit prefix above was bound by. */
+ * the two 128-bit halves of one vector, so that all shuffles but one per
+ * 8 columns stay inside a half: two 64-bit shifts and one byte shuffle per
+ * 8-sample prefix, unpacks to 32 bits, the carry broadcast inside each
+ * half. Shuffles across halves run on one port only on these cores, and
+ * the 32-bit prefix below (LOADC, PREFIX) was bound by that port. */
 #define WORD_SCAN 1
 #define WORDS(r0, r2, x) (ushort16) (CONVERT (ushort8, VAL (uchar8, \
         vload8 (0, (r0) + (x)))), CONVERT (ushort8, VAL (uchar8, \
