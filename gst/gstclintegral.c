@@ -900,12 +900,18 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   cl_ulong out_off = img_off;
   gsize one = 1, nb = self->n_bands;
   cl_mem mem, scratch;
+  gpointer zeros;
   guint i, j, k;
 
   bands[0] = 0;
   for (k = 1; k < 16; k++)
     bands[k] = h;
-  mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 4096, NULL, &err);
+  /* zeroed: the kernels compute on these samples (an uninitialised frame
+   * made float conversions branch on garbage under valgrind) */
+  zeros = g_malloc0 (4096);
+  mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE |
+      CL_MEM_COPY_HOST_PTR, 4096, zeros, &err);
+  g_free (zeros);
   scratch = err == CL_SUCCESS ? clCreateBuffer (ctx->context,
       CL_MEM_READ_WRITE, 16 * 4096, NULL, &err) : NULL;
 #define WARM_ARG(v) (err == CL_SUCCESS ? \

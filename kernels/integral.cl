@@ -182,6 +182,98 @@ load_px (__global const uchar * row, int x)
 
 #if !BOX
 
+#if CH == 1 && PSTRIDE == 1 && VALUE != 1
+/* 8-bit samples summed (or counted): the row prefixes of 4 rows in 16-bit
+ * lanes (8 samples sum to at most 2040), with rows 0 and 2 (1 and 3) in
+ * the two 128-bit halves of one vector, so that all shuffles but one per
+ * 8 columns stay inside a half: two 64-bit shifts and one byte shuffle per
+ * 8-sample prefix, unpacks to 32 bits, the carry broadcast inside each
+ * half. Shuffles across halves run on one port only on these cores, and
+ * the 32-bit prefix below (LOADC, PREFIX) was bound by that port. */
+#define WORD_SCAN 1
+#define WORDS(r0, r2, x) (ushort16) (CONVERT (ushort8, VAL (uchar8, \
+        vload8 (0, (r0) + (x)))), CONVERT (ushort8, VAL (uchar8, \
+        vload8 (0, (r2) + (x)))))
+#define WPREFIX(w) do { \
+    w += as_ushort16 (as_ulong4 (w) << (ulong) 16); \
+    w += as_ushort16 (as_ulong4 (w) << (ulong) 32); \
+    w += __builtin_shufflevector (w, (ushort16) 0, 16, 16, 16, 16, 3, 3, 3, \
+        3, 16, 16, 16, 16, 11, 11, 11, 11); } while (0)
+/* samples 0-3 (@h 0) or 4-7 (@h 4) of both rows, zero-extended */
+#define UNPACK(w, h) as_uint8 (__builtin_shufflevector (w, (ushort16) 0, \
+        h, 16, h + 1, 16, h + 2, 16, h + 3, 16, h + 8, 16, h + 9, 16, \
+        h + 10, 16, h + 11, 16))
+#define HALVES(a, b) (ACC8) (a, b)
+
+/* 4 columns of the 4 rows: acc + the rows' prefixes in turn; v02 holds
+ * rows 0 and 2, v13 rows 1 and 3 (one half each); @p / @q: rows 0 and 2 /
+ * 1 and 3 of the output */
+#define COLS4(v02, v13, a, p, q) do { \
+    ACC8 d_ = v02 + v13; \
+    p = HALVES (a, a) + v02; \
+    /* rows 0 and 1 under rows 2 and 3: a low half moved up, cheap */ \
+    p += __builtin_shufflevector (d_, (ACC8) 0, 8, 8, 8, 8, 0, 1, 2, 3); \
+    q = p + v13; } while (0)
+
+/* the 8 columns of the 4 rows at @x from the in-row prefixes: whole rows
+ * of 8 stored. scan4 and store8 are static: only cpu_integral calls them,
+ * and PoCL then leaves them out of cpu_integral_first (about 0.1 s less to
+ * compile before the first frame) */
+static void store8 (ACC8 l02, ACC8 l13, ACC8 h02, ACC8 h13,
+    __global ACC * acc, __global OUT * o0, size_t ostride);
+
+static void
+store8 (ACC8 l02, ACC8 l13, ACC8 h02, ACC8 h13, __global ACC * acc,
+    __global OUT * o0, size_t ostride)
+{
+  ACC8 pl, ql, ph, qh;
+
+  COLS4 (l02, l13, vload4 (0, acc), pl, ql);
+  COLS4 (h02, h13, vload4 (1, acc), ph, qh);
+  STOREO (HALVES (pl.lo, ph.lo), o0);
+  STOREO (HALVES (ql.lo, qh.lo), o0 + ostride);
+  STOREO (HALVES (pl.hi, ph.hi), o0 + 2 * ostride);
+  STOREA (HALVES (ql.hi, qh.hi), acc);
+  STOREO (HALVES (ql.hi, qh.hi), o0 + 3 * ostride);
+}
+
+/* the vector part of 4 rows (x from 0 in steps of 8); returns the first
+ * column left, @s the rows' sums up to it */
+static int scan4 (__global const uchar * r0, __global const uchar * r1,
+    __global const uchar * r2, __global const uchar * r3, int width,
+    __global ACC * acc, __global OUT * o0, size_t ostride, uint * s);
+
+static int
+scan4 (__global const uchar * r0, __global const uchar * r1,
+    __global const uchar * r2, __global const uchar * r3, int width,
+    __global ACC * acc, __global OUT * o0, size_t ostride, uint * s)
+{
+  uint8 c02 = 0, c13 = 0;
+  int x;
+
+  for (x = 0; x + 8 <= width; x += 8) {
+    ushort16 w02 = WORDS (r0, r2, x), w13 = WORDS (r1, r3, x);
+    uint8 l02, l13, h02, h13;
+
+    WPREFIX (w02);
+    WPREFIX (w13);
+    l02 = UNPACK (w02, 0) + c02;
+    l13 = UNPACK (w13, 0) + c13;
+    h02 = UNPACK (w02, 4) + c02;
+    h13 = UNPACK (w13, 4) + c13;
+    c02 = __builtin_shufflevector (h02, h02, 3, 3, 3, 3, 7, 7, 7, 7);
+    c13 = __builtin_shufflevector (h13, h13, 3, 3, 3, 3, 7, 7, 7, 7);
+    store8 (CONVERT (ACC8, l02), CONVERT (ACC8, l13), CONVERT (ACC8, h02),
+        CONVERT (ACC8, h13), acc + x, o0 + x, ostride);
+  }
+  s[0] = c02.s0;
+  s[1] = c13.s0;
+  s[2] = c02.s4;
+  s[3] = c13.s4;
+  return x;
+}
+#endif
+
 /* acc[0 .. W * CH) += VAL of the samples of source rows [ya, yb); @fast
  * FALSE: pixel by pixel only (less code to compile) */
 void add_rows (__global const uchar * src, uint src_off, int src_stride,
@@ -277,6 +369,17 @@ integral_band (__global const uchar * src, uint src_off, int src_stride,
 
       for (k = 0; k < R; k++)
         STOREV ((V (OUT)) 0, 0, orow + k * ostride);
+#ifdef WORD_SCAN
+      {
+        uint sw[4];
+
+        x = scan4 (r0, r1, r2, r3, width, acc, o0, ostride, sw);
+        s0 = sw[0];
+        s1 = sw[1];
+        s2 = sw[2];
+        s3 = sw[3];
+      }
+#else
       for (x = 0; x + NPX <= width; x += NPX) {
         VT v0 = LOADC (r0, x), v1 = LOADC (r1, x);
         VT v2 = LOADC (r2, x), v3 = LOADC (r3, x), t;
@@ -315,6 +418,7 @@ integral_band (__global const uchar * src, uint src_off, int src_stride,
       s2 = c2.s012;
       s3 = c3.s012;
 #endif
+#endif /* WORD_SCAN */
       SCALAR_LOOP
       for (; x < width; x++) {
         s0 += VAL (V (ACC), load_px (r0, x));
@@ -437,31 +541,61 @@ cpu_integral_first (__global const uchar * src, uint src_off,
       (sum) + (area) / 2) * (inv) + 0x1p-32)
 
 #if BL != 3
-#define BPX (16 / BL)
-#define ACC2 CAT (ACC, 2)
+/* Chunks of BN lanes (BPX pixels): gray 8 lanes, 4-byte RGB 16 (4
+ * pixels). 8 gray lanes keep to 256-bit vectors: PoCL makes 512-bit ones
+ * of 16 lanes, which on these cores leave one vector ALU port idle and
+ * put every shuffle on the other; the prefix's first two steps stay
+ * inside 128-bit halves */
 #if BL == 1
-#define BSRC16(row, x) CONVERT (ACC16, vload16 (0, \
+#define BN 8
+#else
+#define BN 16
+#endif
+#define BPX (BN / BL)
+#define BVN CAT (ACC, BN)
+#define BLOADN(p) CAT (vload, BN) (0, p)
+#define BSTOREN(v, p) CAT (vstore, BN) (v, 0, p)
+#define ACC2 CAT (ACC, 2)
+/* BN samples stored with one unaligned vector store (vstore16 of 8-bit
+ * lanes became 16 byte stores in PoCL 3.1) */
+#if BL == 1
+typedef SRC_T UNALIGNED_N __attribute__ ((ext_vector_type (BN), aligned (1)));
+#else
+typedef uchar UNALIGNED_N __attribute__ ((ext_vector_type (BN), aligned (1)));
+#endif
+/* 8-bit samples: the interior's means in float where that is exact.
+ * N = sum + area / 2 < 2^24 is exact, N * fl(1 / area) + 2^-14 is within
+ * E = 256 * 1.5 * 2^-23 < 2^-14 of Q + 2^-14 (Q = N / area <= 255 + 1/2,
+ * three roundings of relative 2^-24): truncation never lowers an integer
+ * Q, and a fractional one, at least 1 / area below the next integer,
+ * stays below it while 2^-14 + E < 1 / area, i.e. area <= 8192 (windows
+ * up to 89 x 89); larger windows take the double path */
+#if CH == 3 || PSTRIDE == 1
+#define FLOAT_MEAN_AREA 8192
+#endif
+#if BL == 1
+#define BSRCN(row, x) CONVERT (ACC8, vload8 (0, \
       (__global const SRC_T *) (row) + (x)))
 #define BPREFIX(v) do { \
-    v += (ACC16) ((ACC) 0, v.s0123, v.s4567, v.s89ab, v.scde); \
-    v += (ACC16) ((ACC2) 0, v.s0123, v.s4567, v.s89ab, v.scd); \
-    v += (ACC16) ((ACC4) 0, v.s0123, v.s4567, v.s89ab); \
-    v += (ACC16) ((ACC8) 0, v.lo); } while (0)
-#define BCARRY(v) ((ACC16) (v.sf))
+    v += __builtin_shufflevector (v, (ACC8) 0, 8, 0, 1, 2, 8, 4, 5, 6); \
+    v += __builtin_shufflevector (v, (ACC8) 0, 8, 8, 0, 1, 8, 8, 4, 5); \
+    v += __builtin_shufflevector (v, (ACC8) 0, 8, 8, 8, 8, 3, 3, 3, 3); \
+  } while (0)
+#define BCARRY(v) ((ACC8) (v.s7))
 #define BLAST(v) (v.s0)
-#define STORE_MEAN16(m, x) vstore16 (CONVERT (CAT (SRC_T, 16), m), 0, \
-      (__global SRC_T *) drow + (x))
+#define STORE_MEANN(m, x) (*(__global UNALIGNED_N *) \
+      ((__global SRC_T *) drow + (x)) = CONVERT (CAT (SRC_T, 8), m))
 #else
-#define BSRC16(row, x) CONVERT (ACC16, vload16 (0, (row) + (x) * 4))
+#define BSRCN(row, x) CONVERT (ACC16, vload16 (0, (row) + (x) * 4))
 #define BPREFIX(v) do { \
     v += (ACC16) ((ACC4) 0, v.s0123, v.s4567, v.s89ab); \
     v += (ACC16) ((ACC8) 0, v.lo); } while (0)
 #define BCARRY(v) (v.scdefcdefcdefcdef)
 #define BLAST(v) (v.s0123)
 #define KEEP4 KEEPL (0), KEEPL (1), KEEPL (2), KEEPL (3)
-#define STORE_MEAN16(m, x) vstore16 (select (convert_uchar16 (m), \
-      vload16 (0, srow + (x) * 4), (char16) (KEEP4, KEEP4, KEEP4, KEEP4)), \
-      0, drow + (x) * 4)
+#define STORE_MEANN(m, x) (*(__global UNALIGNED_N *) (drow + (x) * 4) = \
+      select (convert_uchar16 (m), vload16 (0, srow + (x) * 4), \
+          (char16) (KEEP4, KEEP4, KEEP4, KEEP4)))
 #endif
 #endif
 
@@ -479,12 +613,12 @@ add_sub_row (__global const uchar * src, uint src_off, int src_stride,
 
 #if BL != 3
   for (; fast && x + BPX <= width; x += BPX) {
-    ACC16 t = vload16 (0, acc + x * BL);
+    BVN t = BLOADN (acc + x * BL);
     if (ya >= 0)
-      t += BSRC16 (ra, x);
+      t += BSRCN (ra, x);
     if (yb >= 0)
-      t -= BSRC16 (rb, x);
-    vstore16 (t, 0, acc + x * BL);
+      t -= BSRCN (rb, x);
+    BSTOREN (t, acc + x * BL);
   }
 #endif
   SCALAR_LOOP
@@ -541,15 +675,18 @@ box_mean_band (__global const uchar * src, uint src_off, int src_stride,
     x = 0;
 #if BL != 3
     {
-      ACC16 c = 0;
+      BVN c = 0;
 
       for (; fast && x + BPX <= width; x += BPX) {
-        ACC16 v = vload16 (0, cs + x * BL);
+        BVN v = BLOADN (cs + x * BL), t;
 
         BPREFIX (v);
+        /* the chunk's total broadcast before the carry goes in: the
+         * loop-carried chain is one add */
+        t = BCARRY (v);
         v += c;
-        c = BCARRY (v);
-        vstore16 (v, 0, pre + (x + 1) * BL);
+        c += t;
+        BSTOREN (v, pre + (x + 1) * BL);
       }
       s = BLAST (c);
     }
@@ -576,13 +713,27 @@ box_mean_band (__global const uchar * src, uint src_off, int src_stride,
 
       x = xa;
 #if BL != 3
-      for (; fast && x + BPX <= xb; x += BPX) {
-        ACC16 sum = vload16 (0, pre + (x + rx + 1) * BL) -
-            vload16 (0, pre + (x - rx) * BL);
-        uint16 m = convert_uint16 (convert_double16 (sum + area / 2) * inv +
-            0x1p-32);
+#ifdef FLOAT_MEAN_AREA
+      if (area <= FLOAT_MEAN_AREA) {
+        float invf = (float) inv;
 
-        STORE_MEAN16 (m, x);
+        for (; fast && x + BPX <= xb; x += BPX) {
+          BVN sum = BLOADN (pre + (x + rx + 1) * BL) -
+              BLOADN (pre + (x - rx) * BL);
+          CAT (uint, BN) m = CONVERT (CAT (uint, BN),
+              CONVERT (CAT (float, BN), sum + area / 2) * invf + 0x1p-14f);
+
+          STORE_MEANN (m, x);
+        }
+      }
+#endif
+      for (; fast && x + BPX <= xb; x += BPX) {
+        BVN sum = BLOADN (pre + (x + rx + 1) * BL) -
+            BLOADN (pre + (x - rx) * BL);
+        CAT (uint, BN) m = CONVERT (CAT (uint, BN),
+            CONVERT (CAT (double, BN), sum + area / 2) * inv + 0x1p-32);
+
+        STORE_MEANN (m, x);
       }
 #endif
       SCALAR_LOOP

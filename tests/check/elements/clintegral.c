@@ -195,6 +195,33 @@ GST_START_TEST (test_aligned_rows)
 
 GST_END_TEST;
 
+/* Solid 8-bit gray frames: every in-row prefix at its largest (255s) or
+ * counting every sample (1s), rows of 8-sample chunks and a tail, for the
+ * CPU kernels' 16-bit row prefixes; every output type */
+GST_START_TEST (test_solid_gray)
+{
+  static const guint8 values[] = { 255, 1 };
+  guint i, f;
+
+  set_variant (FALSE);
+  for (i = 0; i < G_N_ELEMENTS (values); i++)
+    for (f = REF_INTEGRAL_U32; f <= REF_INTEGRAL_F64; f++) {
+      GstHarness *h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, 1925, 23,
+          f, REF_INTEGRAL_SUM | REF_INTEGRAL_COUNT);
+      GstVideoInfo info;
+      GstBuffer *in = test_frame_new_filled (GST_VIDEO_FORMAT_GRAY8, 1925,
+          23, TEST_LAYOUT_PADDED, values[i], &info);
+      gchar *what = g_strdup_printf ("solid %u %s", values[i], fmt_names[f]);
+
+      check_integral (h_, in, &info, f, REF_INTEGRAL_SUM |
+          REF_INTEGRAL_COUNT, what);
+      gst_harness_teardown (h_);
+      g_free (what);
+    }
+}
+
+GST_END_TEST;
+
 /* 7681x4321: U64 with squares fits PoCL's 1 GiB allocation limit */
 GST_START_TEST (test_big_frame)
 {
@@ -293,25 +320,28 @@ GST_START_TEST (test_wrap_4k)
 
 GST_END_TEST;
 
+/* @in (consumed) described by @info, against ref_box_mean; @what: the
+ * input, for the failure message */
 static void
-run_box_mean (GstVideoFormat vf, gint w, gint h, TestLayout layout,
-    guint radius, guint gpu, guint32 seed)
+check_box_mean (GstBuffer * in, const GstVideoInfo * info, guint radius,
+    guint gpu, const gchar * what)
 {
+  GstVideoFormat vf = GST_VIDEO_INFO_FORMAT (info);
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
   GstHarness *h_;
-  GstVideoInfo info;
   GstVideoFrame in_frame, ref_frame;
-  GstBuffer *in, *out, *ref;
+  GstBuffer *out, *ref;
 
   set_variant (gpu);
   h_ = gst_harness_new ("clintegral");
   g_object_set (h_->element, "output", 1, "radius", radius, NULL);
   gst_harness_set_src_caps (h_, test_caps_new (vf, w, h));
-  in = test_frame_new (vf, w, h, layout, seed, &info);
   ref = test_frame_new_filled (vf, w, h, TEST_LAYOUT_PACKED, 0, NULL);
   {
     GstVideoInfo ref_info;
     gst_video_info_set_format (&ref_info, vf, w, h);
-    fail_unless (gst_video_frame_map (&in_frame, &info, in, GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&in_frame, (GstVideoInfo *) info, in,
+            GST_MAP_READ));
     fail_unless (gst_video_frame_map (&ref_frame, &ref_info, ref,
             GST_MAP_WRITE));
     ref_box_mean (&in_frame, radius, &ref_frame);
@@ -326,14 +356,26 @@ run_box_mean (GstVideoFormat vf, gint w, gint h, TestLayout layout,
     /* frame maps follow each buffer's video meta */
     gst_video_info_set_format (&ri, vf, w, h);
     fail_unless (test_frames_equal (out, ref, &ri),
-        "box-mean %s %dx%d layout %d radius %u %s differs",
-        gst_video_format_to_string (vf), w, h, layout, radius,
+        "box-mean %s %dx%d %s radius %u %s differs",
+        gst_video_format_to_string (vf), w, h, what, radius,
         variant_names[gpu]);
   }
   gst_buffer_unref (out);
   gst_buffer_unref (ref);
   gst_harness_teardown (h_);
   n_cases++;
+}
+
+static void
+run_box_mean (GstVideoFormat vf, gint w, gint h, TestLayout layout,
+    guint radius, guint gpu, guint32 seed)
+{
+  GstVideoInfo info;
+  GstBuffer *in = test_frame_new (vf, w, h, layout, seed, &info);
+  gchar *what = g_strdup_printf ("layout %d", layout);
+
+  check_box_mean (in, &info, radius, gpu, what);
+  g_free (what);
 }
 
 GST_START_TEST (test_box_mean)
@@ -357,6 +399,63 @@ GST_START_TEST (test_box_mean)
       FALSE, 7);
   run_box_mean (GST_VIDEO_FORMAT_GRAY8, 1921, 1081, TEST_LAYOUT_PACKED, 7,
       CPU_FIRST, 8);
+}
+
+GST_END_TEST;
+
+/* A frame of @vf (8-bit samples) where every sample is @v, or @v + 1 where
+ * x + y is odd: an odd x odd window then sums to (v + 1) * area - area / 2
+ * (centred on v + 1: a mean of exactly v + 1 once rounded half up) or
+ * v * area + area / 2 (centred on v: 1 / area below v + 1) */
+static GstBuffer *
+checkerboard_new (GstVideoFormat vf, gint w, gint h, guint8 v,
+    GstVideoInfo * info)
+{
+  GstBuffer *buf = test_frame_new_filled (vf, w, h, TEST_LAYOUT_PADDED, v,
+      info);
+  GstVideoFrame f;
+  gint x, y, k, ps;
+
+  fail_unless (gst_video_frame_map (&f, info, buf, GST_MAP_WRITE));
+  ps = GST_VIDEO_FRAME_COMP_PSTRIDE (&f, 0);
+  for (y = 0; y < h; y++)
+    for (x = 1 - (y & 1); x < w; x += 2)
+      for (k = 0; k < ps; k++)
+        ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, 0))[y *
+            GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0) + x * ps + k] = v + 1;
+  gst_video_frame_unmap (&f);
+  return buf;
+}
+
+/* The CPU box mean divides 8-bit sums in float for windows of at most 8192
+ * samples (89 x 89) and in double above: both sides of that limit, with
+ * random frames and checkerboards (means exactly integers or 1 / area
+ * below one: where a rounding error would show), on frames with an
+ * interior wider than a vector */
+GST_START_TEST (test_box_mean_float_limit)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRx
+  };
+  static const guint radii[] = { 43, 44, 45 };
+  static const guint8 base[] = { 254, 127, 0 };
+  guint i, r, k;
+
+  for (i = 0; i < G_N_ELEMENTS (formats); i++)
+    for (r = 0; r < G_N_ELEMENTS (radii); r++) {
+      run_box_mean (formats[i], 141, 97, (i + r) % 4, radii[r], FALSE,
+          40 + i * 3 + r);
+      for (k = 0; k < G_N_ELEMENTS (base); k++) {
+        GstVideoInfo info;
+        GstBuffer *in = checkerboard_new (formats[i], 141, 97, base[k],
+            &info);
+        gchar *what = g_strdup_printf ("checkerboard %u/%u", base[k],
+            base[k] + 1);
+
+        check_box_mean (in, &info, radii[r], FALSE, what);
+        g_free (what);
+      }
+    }
 }
 
 GST_END_TEST;
@@ -678,7 +777,9 @@ clintegral_suite (void)
   tcase_add_test (tc, test_output_combos);
   tcase_add_test (tc, test_input_formats);
   tcase_add_test (tc, test_aligned_rows);
+  tcase_add_test (tc, test_solid_gray);
   tcase_add_test (tc, test_box_mean);
+  tcase_add_test (tc, test_box_mean_float_limit);
   tcase_add_test (tc, test_wrap_4k);
   tcase_add_test (tc, test_big_frame);
   return s;
