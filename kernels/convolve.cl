@@ -16,7 +16,9 @@
  * -D INTEGER=0|1, -D CPU_ONLY=1 (only the strip kernels, those of CPU
  * devices: a smaller program builds faster), -D FIXED=1 (with CPU_ONLY, 8-bit
  * and float: also the fixed-point kernels, which use clang's 32-lane
- * vectors; for CPU devices only, GPU compilers refuse them). The border mode (0..3: clamp, reflect-101, wrap,
+ * vectors; for CPU devices only, GPU compilers refuse them), -D PX_ONLY=1
+ * -D PX_R=r -D PX_CH=1|4 -D PX_MASK=m (only conv2d_px<r>_<ch>, whose taps
+ * with a 0 bit in m vanish at compile time; see below). The border mode (0..3: clamp, reflect-101, wrap,
  * constant) is a kernel argument, so that changing it on a running stream
  * needs no program build; it is only looked at for rows and samples
  * outside the frame.
@@ -55,6 +57,9 @@
 #ifndef CPU_ONLY
 #define CPU_ONLY 0
 #endif
+#ifndef PX_ONLY
+#define PX_ONLY 0
+#endif
 
 #define STRIP 64
 
@@ -83,11 +88,14 @@ typedef int acc_t;
 typedef int16 acc16_t;
 #define convert_acc16 convert_int16
 #define COEF(t) ((t).w)
+#define ACC_MAD(c, v, a) ((a) + (c) * (v))
 #else
 typedef float acc_t;
 typedef float16 acc16_t;
 #define convert_acc16 convert_float16
 #define COEF(t) as_float ((t).z)
+/* explicit, so that conv2d_reg and conv2d_px round alike (same bytes) */
+#define ACC_MAD(c, v, a) fma ((c), (v), (a))
 #endif
 
 /* arithmetic constants of the current matrix */
@@ -243,6 +251,7 @@ store_tail (acc16_t a0, acc16_t a1, acc16_t a2, acc16_t a3, int sx, int n,
         (sample_t) v[i];
 }
 
+#if !PX_ONLY
 __kernel void
 conv2d_strips (__global const uchar * src, uint soff, int sstride,
     __global uchar * dst, uint doff, int dstride, int width, int height,
@@ -319,10 +328,13 @@ conv2d_strips (__global const uchar * src, uint soff, int sstride,
   }
 }
 
+#endif /* !PX_ONLY */
+
 /* kernels of the GPU paths, left out of the CPU program (-D CPU_ONLY=1):
  * a CPU device never runs them, and they cost build time */
 #if !CPU_ONLY
 
+#if !PX_ONLY
 #define TILE_W 64               /* samples: 16 work-items x 4 */
 #define TILE_H 16
 
@@ -450,7 +462,7 @@ conv2d_reg (__global const uchar * src, uint soff, int sstride,
         if (r - j >= 0 && r - j < K) {
 #pragma unroll
           for (int dx = 0; dx < K; dx++)
-            acc[j] += coef[(r - j) * K + dx] * v[dx];
+            acc[j] = ACC_MAD (coef[(r - j) * K + dx], v[dx], acc[j]);
         }
       }
     }
@@ -482,6 +494,8 @@ CONV2D_REG (3)
 CONV2D_REG (4)
 CONV2D_REG (5)
 
+#endif /* !PX_ONLY */
+
 /* conv2d_px<R>_<CH> (GPU, matrices up to 2 PX_MAX_R + 1 square, planes of
  * 1-sample pixels and 8-bit 4-sample pixels): no local memory and no
  * barrier. A work-item
@@ -498,7 +512,16 @@ CONV2D_REG (5)
  * keep where multiply-adds read them directly), as float on both paths:
  * the host runs the integer path here only when every partial sum is an
  * integer below 2^24, exact in float. Sums run in tap order, each step one
- * fused multiply-add (one rounding, within the float path's tolerance). */
+ * fused multiply-add (one rounding, within the float path's tolerance;
+ * conv2d_reg sums alike, so the two give the same bytes).
+ *
+ * The host builds each in a program of its own (-D PX_ONLY=1, radius,
+ * pixel size and zero pattern as defines: unrolled code compiles slowly,
+ * so no program carries kernels its stream does not run). PX_MASK has bit
+ * ky * (2R+1) + kx set for each non-zero coefficient of the (2R+1)^2
+ * square: the other taps, and rows or columns no tap reads, vanish at
+ * compile time (motion blur: 17 multiply-adds per sample instead of 49).
+ * Skipping a zero tap changes no bit of the sum (fma(0, v, a) == a). */
 #ifndef PX_NX1
 #define PX_NX1 8                /* outputs per work-item, 1-sample pixels
                                  * (a multiple of 8) */
@@ -513,6 +536,12 @@ CONV2D_REG (5)
 #define PX_MAX_R 3              /* largest radius (7x7): each radius costs
                                  * build time, larger ones take conv2d_reg */
 #endif
+#ifndef PX_MASK
+#define PX_MASK 0xffffffffffffffffUL
+#endif
+/* tap (ky, kx) of a K x K square is not zero (bits past 63: always) */
+#define PX_TAP(ky, kx, K) ((ky) * (K) + (kx) >= 64 || \
+    ((PX_MASK >> ((ky) * (K) + (kx))) & 1) != 0)
 #define PX_WX 32
 #define PX_WY 4
 #define PX_NXMAX (PX_NX1 > PX_NX4 ? PX_NX1 : PX_NX4)
@@ -656,6 +685,8 @@ PX_UNROLL \
         for (int dx = 0; dx < K; dx++) { \
           float c = coef.c[(r - j) * K + dx]; \
  \
+          if (!PX_TAP (r - j, dx, K)) \
+            continue; \
 PX_UNROLL \
           for (int i = 0; i < NX; i++) { \
             if (LANES == 3) \
@@ -694,7 +725,14 @@ PX_UNROLL \
 #define CONV2D_PX_BOTH(R) CONV2D_PX (R, 1) CONV2D_PX (R, 4)
 #endif
 
+#if PX_ONLY
+/* through a second macro, so that PX_R and PX_CH expand before ## */
+#define CONV2D_PX_ONE(R, CH) CONV2D_PX (R, CH)
+CONV2D_PX_ONE (PX_R, PX_CH)
+#else
+#if PX_MAX_R >= 1
 CONV2D_PX_BOTH (1)
+#endif
 #if PX_MAX_R >= 2
 CONV2D_PX_BOTH (2)
 #endif
@@ -707,7 +745,9 @@ CONV2D_PX_BOTH (4)
 #if PX_MAX_R >= 5
 CONV2D_PX_BOTH (5)
 #endif
+#endif /* PX_ONLY */
 
+#if !PX_ONLY
 /* Separable pass 1: tmp[y][s] = sum_j row[j] * src[y][s + dx_j * ch] */
 __kernel void
 hpass_strips (__global const uchar * src, uint soff, int sstride,
@@ -817,8 +857,10 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
   }
 }
 
+#endif /* !PX_ONLY */
 #endif /* !CPU_ONLY */
 
+#if !PX_ONLY
 /* Separable matrices on CPU devices: both passes fused, no intermediate
  * buffer. A work-item owns STRIP samples x SEP_ROWS rows; it runs the row
  * pass on each input row once (into a ring of 32 rows, enough for a 31-row
@@ -1227,3 +1269,4 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
 }
 
 #endif /* CPU_ONLY && FIXED && !DEPTH16 && !INTEGER */
+#endif /* !PX_ONLY */
