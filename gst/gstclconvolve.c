@@ -113,7 +113,8 @@ enum
 #define PX_MAX_R 3
 /* GST_CL_CONVOLVE_PX=NX1,NX4,ROWS,MAXR (tuning on a GPU): other work-item
  * shapes and largest radius; "off": the conv2d_reg kernels instead;
- * "dense": conv2d_px with every tap, zeros included (benchmarks) */
+ * benchmarks: "dense": 2-D conv2d_px with every tap, zeros included;
+ * "2d": 2-D conv2d_px only (separable matrices too, zero taps left out) */
 #define PX_ENV "GST_CL_CONVOLVE_PX"
 /* GST_CL_CONVOLVE_PX_WAIT=1 (tests, benchmarks): a frame waits for its
  * conv2d_px variant instead of running conv2d_reg until it is built */
@@ -190,6 +191,7 @@ struct _GstClConvolve
                                  * path is float anyway) */
   gboolean px_on;               /* GPU path: conv2d_px where it applies */
   gboolean px_dense;            /* every tap, whatever the zero pattern */
+  gboolean px_sep;              /* separable matrices: the fused kernel */
   gboolean px_wait;             /* frames wait for their variant's build */
   gint px_nx1, px_nx4, px_rows; /* its work-item shape (build options) */
   gint px_max_r;
@@ -689,11 +691,26 @@ static gboolean warm_up_now (GstClConvolve * self, gint arith,
 static void warm_up_in_background (GstClConvolve * self, gint arith,
     gint separable);
 
+static gboolean px_exact_for (GstClConvolve * self,
+    const GstClConvolveKernel * k);
+
+/* whether separable @k runs as conv2d_px's fused separable kernel on this
+ * GPU path (once built; the two passes until then, same bytes) */
+static gboolean
+px_separable (GstClConvolve * self, const GstClConvolveKernel * k)
+{
+  return self->use_tile && self->px_on && self->px_sep && k->separable &&
+      self->separable_min != G_MAXINT &&
+      MAX (k->width, k->height) / 2 <= self->px_max_r &&
+      px_exact_for (self, k);
+}
+
 /* whether frames filtered with @k take the separable path */
 static gboolean
 takes_separable_path (GstClConvolve * self, const GstClConvolveKernel * k)
 {
-  return k->separable && MAX (k->width, k->height) >= self->separable_min;
+  return k->separable && (MAX (k->width, k->height) >= self->separable_min
+      || px_separable (self, k));
 }
 
 /* whether this stream's device and format have the fixed-point kernels */
@@ -788,6 +805,7 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   env = g_getenv (PX_ENV);
   self->px_on = !(env && g_str_equal (env, "off"));
   self->px_dense = env && g_str_equal (env, "dense");
+  self->px_sep = !(env && (self->px_dense || g_str_equal (env, "2d")));
   self->px_wait = g_getenv (PX_WAIT_ENV) != NULL;
   self->px_nx1 = PX_NX1;
   self->px_nx4 = PX_NX4;
@@ -975,27 +993,47 @@ px_pattern (GstClConvolve * self, const GstClConvolveKernel * k, gint * r,
     guint64 * mask)
 {
   gint rx = k->width / 2, ry = k->height / 2, side, i, j;
-  gdouble abssum = 0;
+  gboolean sep = px_separable (self, k);
 
   *r = MAX (MAX (rx, ry), 1);
   *mask = 0;
   if (*r > self->px_max_r)
     return FALSE;
   side = 2 * *r + 1;
+  if (sep) {
+    /* bits 0..side-1: the row factor, then the column factor */
+    for (j = 0; j < k->width; j++)
+      if (k->row[j] != 0)
+        *mask |= G_GUINT64_CONSTANT (1) << (j - rx + *r);
+    for (i = 0; i < k->height; i++)
+      if (k->col[i] != 0)
+        *mask |= G_GUINT64_CONSTANT (1) << (side + i - ry + *r);
+    return TRUE;
+  }
   for (i = 0; i < k->height; i++)
     for (j = 0; j < k->width; j++) {
-      gdouble c = k->coef[i * k->width + j];
       gint bit = (i - ry + *r) * side + j - rx + *r;
 
-      if (c != 0 && bit < 64)
+      if (k->coef[i * k->width + j] != 0 && bit < 64)
         *mask |= G_GUINT64_CONSTANT (1) << bit;
-      abssum += fabs (c);
     }
   if (self->px_dense)
     *mask = side * side >= 64 ? G_MAXUINT64 :
         (G_GUINT64_CONSTANT (1) << (side * side)) - 1;
-  /* every partial sum of the integer path within abssum * the largest
-   * sample */
+  return px_exact_for (self, k);
+}
+
+/* conv2d_px's float sums are exact for @k: every partial sum of the
+ * integer path lies within sum |c| * the largest sample (also for the
+ * fused separable sums: sum |c| = sum |row| * sum |col| there) */
+static gboolean
+px_exact_for (GstClConvolve * self, const GstClConvolveKernel * k)
+{
+  gdouble abssum = 0;
+  gint i;
+
+  for (i = 0; i < k->width * k->height; i++)
+    abssum += fabs (k->coef[i]);
   return !k->integer || abssum * (self->depth16 ? 65535 : 255) <
       PX_EXACT_LIMIT;
 }
@@ -1052,6 +1090,14 @@ upload_taps (GstClConvolve * self)
         self->px_coef[at] = (cl_float) c;
       }
     self->px_exact = px_pattern (self, k, &px_r, &self->px_mask);
+    if (px_separable (self, k)) {
+      /* the fused separable kernel: row factor, then column factor */
+      memset (self->px_coef, 0, sizeof (self->px_coef));
+      for (j = 0; j < k->width; j++)
+        self->px_coef[j - rx + r] = (cl_float) k->row[j];
+      for (i = 0; i < k->height; i++)
+        self->px_coef[side + i - ry + r] = (cl_float) k->col[i];
+    }
     err = clEnqueueWriteBuffer (ctx->queue, self->coef_sq, CL_TRUE, 0,
         side * side * sizeof (sq[0]), sq, 0, NULL, NULL);
   }
@@ -1251,16 +1297,17 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
 
   if (!kernel)
     return FALSE;
-  GST_LOG_OBJECT (self, "plane %u: conv2d_px%d_%d, taps 0x%" G_GINT64_MODIFIER
-      "x", p, self->reg_r, pl->ch, self->px_mask);
+  GST_LOG_OBJECT (self, "plane %u: conv2d_px%d_%d%s, taps 0x%"
+      G_GINT64_MODIFIER "x", p, self->reg_r, pl->ch, px_separable (self,
+          self->frame_kernel) ? " separable" : "", self->px_mask);
   *ok = FALSE;
   g[0] = gst_cl_global_size ((pl->width + nx - 1) / nx, PX_WX);
   g[1] = gst_cl_global_size ((pl->height + self->px_rows - 1) /
       self->px_rows, PX_WY);
   GST_CL_LAUNCH (self, kernel, 2, g, px_local, CONV_WHAT,
       FRAME_ARGS (in, out, p, c), GST_CL_ARG (aligned8),
-      GST_CL_ARG (self->px_coef),
-      GST_CL_ARG (c->bval), GST_CL_ARG (c->border), PARAM_ARGS (c));
+      GST_CL_ARG (self->px_coef), GST_CL_ARG (c->bval),
+      GST_CL_ARG (c->border), GST_CL_ARG (c->border_row), PARAM_ARGS (c));
   *ok = TRUE;
 fail:
   return TRUE;
@@ -1288,6 +1335,9 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   c.ncol = self->ncol;
   c.direct = self->direct;
 
+  /* conv2d_px where this frame has one (fused separable ones included) */
+  if (launch_px (self, ks, pl, &c, p, in, out, &ok))
+    return ok;
   if (takes_separable_path (self, k) && self->use_tile)
     return launch_two_pass (self, ks, &c, p, in, out);
   if (takes_separable_path (self, k)) {
@@ -1297,9 +1347,6 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
         ks->sep, 2, g, sep_local, SEP_WHAT, SEP_ARGS (in, out, p, &c));
     return TRUE;
   }
-
-  if (launch_px (self, ks, pl, &c, p, in, out, &ok))
-    return ok;
 
   if (self->use_tile && self->reg_r) {
     gint r = self->reg_r;
@@ -1498,7 +1545,7 @@ typedef struct
 {
   GstClConvolve *self;
   gint r, ch;
-  gboolean integer;
+  gboolean integer, sep;        /* sep: the fused separable kernel */
   guint64 mask;
   guint job;                    /* the job building it, 0 once taken */
   cl_kernel kernel;             /* NULL if the build failed */
@@ -1525,10 +1572,10 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   cl_int err;
 
   options = g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D PX_ONLY=1 "
-      "-D PX_R=%d -D PX_CH=%d -D PX_MASK=0x%" G_GINT64_MODIFIER "xUL "
-      "-D PX_NX1=%d -D PX_NX4=%d -D PX_ROWS=%d", self->depth16 ? 1 : 0,
-      v->integer ? 1 : 0, v->r, v->ch, v->mask, self->px_nx1, self->px_nx4,
-      self->px_rows);
+      "-D PX_R=%d -D PX_CH=%d -D PX_SEP=%d -D PX_MASK=0x%" G_GINT64_MODIFIER
+      "xUL -D PX_NX1=%d -D PX_NX4=%d -D PX_ROWS=%d", self->depth16 ? 1 : 0,
+      v->integer ? 1 : 0, v->r, v->ch, v->sep ? 1 : 0, v->mask, self->px_nx1,
+      self->px_nx4, self->px_rows);
   program = gst_cl_context_get_program (ctx, "convolve.cl", options, NULL,
       &error);
   if (!program) {
@@ -1550,9 +1597,11 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
 }
 
 static gboolean
-px_variant_is (const PxVariant * v, gint r, gboolean integer, guint64 mask)
+px_variant_is (const PxVariant * v, gint r, gboolean integer, gboolean sep,
+    guint64 mask)
 {
-  return v->r == r && v->integer == integer && v->mask == mask;
+  return v->r == r && v->integer == integer && v->sep == sep &&
+      v->mask == mask;
 }
 
 static gboolean
@@ -1561,12 +1610,12 @@ px_variant_built (GstClConvolve * self, const PxVariant * v)
   return !v->job || gst_cl_warmup_is_done (self->warmup, v->job);
 }
 
-/* The variant (@r, @ch, @integer, @mask), its build queued if it is new;
- * NULL without a worker, or when all PX_MAX_VARIANTS are taken by other
- * patterns still building */
+/* The variant (@r, @ch, @integer, @sep, @mask), its build queued if it is
+ * new; NULL without a worker, or when all PX_MAX_VARIANTS are taken by
+ * other patterns still building */
 static PxVariant *
 px_variant_get (GstClConvolve * self, gint r, gint ch, gboolean integer,
-    guint64 mask)
+    gboolean sep, guint64 mask)
 {
   PxVariant *v;
   guint i;
@@ -1578,7 +1627,7 @@ px_variant_get (GstClConvolve * self, gint r, gint ch, gboolean integer,
         px_variant_free);
   for (i = 0; i < self->px_variants->len; i++) {
     v = g_ptr_array_index (self->px_variants, i);
-    if (v->ch == ch && px_variant_is (v, r, integer, mask))
+    if (v->ch == ch && px_variant_is (v, r, integer, sep, mask))
       return v;
   }
   /* the oldest built one of another pattern makes room (this frame's other
@@ -1586,7 +1635,8 @@ px_variant_get (GstClConvolve * self, gint r, gint ch, gboolean integer,
   for (i = 0; i < self->px_variants->len &&
       self->px_variants->len >= PX_MAX_VARIANTS; i++) {
     v = g_ptr_array_index (self->px_variants, i);
-    if (!px_variant_is (v, r, integer, mask) && px_variant_built (self, v))
+    if (!px_variant_is (v, r, integer, sep, mask) &&
+        px_variant_built (self, v))
       g_ptr_array_remove_index (self->px_variants, i);
   }
   if (self->px_variants->len >= PX_MAX_VARIANTS)
@@ -1596,6 +1646,7 @@ px_variant_get (GstClConvolve * self, gint r, gint ch, gboolean integer,
   v->r = r;
   v->ch = ch;
   v->integer = integer;
+  v->sep = sep;
   v->mask = mask;
   v->job = gst_cl_warmup_add (self->warmup, px_build_run, v, NULL);
   g_ptr_array_add (self->px_variants, v);
@@ -1611,7 +1662,8 @@ static cl_kernel
 px_variant_kernel (GstClConvolve * self, gint ch)
 {
   PxVariant *v = px_variant_get (self, self->reg_r, ch,
-      self->frame_kernel->integer, self->px_mask);
+      self->frame_kernel->integer, px_separable (self, self->frame_kernel),
+      self->px_mask);
 
   if (!v)
     return NULL;
@@ -1639,7 +1691,8 @@ px_select (GstClConvolve * self, GstClConvolveChroma chroma)
 
   self->frame_px[0] = self->frame_px[1] = NULL;
   if (!self->use_tile || !self->px_on || !self->reg_r || !self->px_exact ||
-      takes_separable_path (self, self->frame_kernel))
+      (takes_separable_path (self, self->frame_kernel) &&
+          !px_separable (self, self->frame_kernel)))
     return;
   for (p = 0; p < self->n_planes; p++) {
     const ConvPlane *pl = &self->planes[p];
@@ -1665,11 +1718,12 @@ px_prepare (GstClConvolve * self)
   GST_OBJECT_LOCK (self);
   k = g_memdup2 (self->kernel, sizeof (*k));
   GST_OBJECT_UNLOCK (self);
-  if (self->px_on && !takes_separable_path (self, k) &&
-      px_pattern (self, k, &r, &mask)) {
+  if (self->px_on && (!takes_separable_path (self, k) ||
+          px_separable (self, k)) && px_pattern (self, k, &r, &mask)) {
     for (p = 0; p < self->n_planes; p++)
       if (px_serves (self, &self->planes[p]))
-        px_variant_get (self, r, self->planes[p].ch, k->integer, mask);
+        px_variant_get (self, r, self->planes[p].ch, k->integer,
+            px_separable (self, k), mask);
   }
   g_free (k);
 }

@@ -626,9 +626,11 @@ px_log_stop (void)
 }
 
 /* The log line of conv2d_px for matrix @p on @ch-sample planes: the zero
- * pattern within the (2R+1)^2 square, computed here independently */
+ * pattern within the (2R+1)^2 square, computed here independently; for
+ * the fused kernel of a @separable matrix, the non-zero columns (the row
+ * factor) then the non-zero rows (the column factor) */
 static gchar *
-px_line (const Params * p, gint ch)
+px_line (const Params * p, gint ch, gboolean separable)
 {
   gint rx = p->width / 2, ry = p->height / 2, r = MAX (MAX (rx, ry), 1);
   gint side = 2 * r + 1, i, j;
@@ -636,10 +638,13 @@ px_line (const Params * p, gint ch)
 
   for (i = 0; i < p->height; i++)
     for (j = 0; j < p->width; j++)
-      if (p->coef[i * p->width + j] != 0)
+      if (p->coef[i * p->width + j] != 0 && separable)
+        mask |= G_GUINT64_CONSTANT (1) << (j - rx + r) |
+            G_GUINT64_CONSTANT (1) << (side + i - ry + r);
+      else if (p->coef[i * p->width + j] != 0)
         mask |= G_GUINT64_CONSTANT (1) << ((i - ry + r) * side + j - rx + r);
-  return g_strdup_printf ("conv2d_px%d_%d, taps 0x%" G_GINT64_MODIFIER "x",
-      r, ch, mask);
+  return g_strdup_printf ("conv2d_px%d_%d%s, taps 0x%" G_GINT64_MODIFIER "x",
+      r, ch, separable ? " separable" : "", mask);
 }
 
 /* A random matrix with about half its taps zero, never a whole row */
@@ -655,11 +660,55 @@ params_sparse (Params * p, gint w, gint h, gboolean integer, guint32 seed)
       p->coef[i] = 0;
 }
 
-/* Matrices with zero taps through the conv2d_px kernel specialised to
- * their pattern (forced onto this device), against the reference; and a
- * stream switching from conv2d_reg to it at a frame boundary, same bytes */
+/* A stream whose first frames run the generic kernels (conv2d_reg, or the
+ * two separable passes) until its conv2d_px variant is built, then that:
+ * each frame checked, the frames before and after the switch bit for bit
+ * alike */
+static void
+check_px_switch (const Params * p, gboolean separable)
+{
+  GstHarness *h = harness_new (GST_VIDEO_FORMAT_RGBA, 160, 90);
+  GstVideoInfo info;
+  GstBuffer *in = test_frame_new (GST_VIDEO_FORMAT_RGBA, 160, 90,
+      TEST_LAYOUT_PACKED, 9, &info), *prev = NULL;
+  gchar *line = px_line (p, 4, separable);
+  gboolean px = FALSE;
+  gint64 end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+  guint frames = 0;
+
+  apply_params (h->element, p);
+  while (!px && g_get_monotonic_time () < end) {
+    GstBuffer *out;
+
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+        GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    check_output (in, &info, out, p, "generic kernel, then conv2d_px");
+    px = px_log_take (line);
+    if (px && prev)
+      fail_unless (test_frames_equal (prev, out, &info),
+          "%s and the generic kernel differ", line);
+    gst_clear_buffer (&prev);
+    prev = out;
+    frames++;
+    g_usleep (20 * 1000);
+  }
+  fail_unless (px, "never switched to %s", line);
+  fail_unless (frames > 1, "%s from the first frame on", line);
+  gst_buffer_unref (prev);
+  gst_buffer_unref (in);
+  g_free (line);
+  gst_harness_teardown (h);
+}
+
+/* Matrices with zero taps, and separable ones, through the conv2d_px
+ * kernel specialised to them (forced onto this device), against the
+ * reference; and streams switching to it */
 GST_START_TEST (test_px_sparse)
 {
+  static const gdouble int_sep[15] = { 1, 0, -1, 2, 0, -2, 3, 0, -3, 2, 0,
+    -2, 1, 0, -1
+  };
   static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_RGBA,
     GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_GRAY16_LE,
     GST_VIDEO_FORMAT_I420
@@ -668,19 +717,37 @@ GST_START_TEST (test_px_sparse)
   guint c;
 
   g_setenv (VARIANT_ENV, "gpu", TRUE);
-  g_setenv (SEPARABLE_ENV, "0", TRUE);
   g_setenv (PX_WAIT_ENV, "1", TRUE);
   px_log_start ();
-  for (c = 0; c < 2 * G_N_ELEMENTS (fmts); c++) {
+  for (c = 0; c < 3 * G_N_ELEMENTS (fmts); c++) {
     GstVideoFormat format = fmts[c % G_N_ELEMENTS (fmts)];
     gint ch = GST_VIDEO_FORMAT_INFO_PSTRIDE (gst_video_format_get_info
         (format), 0) == 4 ? 4 : 1;
+    gboolean separable = c >= 2 * G_N_ELEMENTS (fmts);
     gchar *line;
     Params p;
 
     params_init (&p);
     if (c == 0 || c == 6)
       params_preset (&p, REF_PRESET_MOTION_BLUR, 1, 0);
+    else if (c == 10 || c == 14)
+      params_preset (&p, REF_PRESET_GAUSSIAN, c == 10 ? 1.0 : 0.6, 0);
+    else if (c == 11) {
+      memcpy (p.coef, int_sep, sizeof (int_sep));
+      p.width = 3;
+      p.height = 5;
+      p.absolute = TRUE;
+    } else if (c == 13) {
+      /* zeros in both factors, a whole row of them */
+      static const gdouble row[5] = { 1, 0, 3, 0, -1 }, col[3] = { 2, 0, -1 };
+      gint i;
+
+      p.width = 5;
+      p.height = 3;
+      for (i = 0; i < 15; i++)
+        p.coef[i] = col[i / 5] * row[i % 5];
+    } else if (c == 12)
+      params_preset (&p, REF_PRESET_BOX, 1, 2);
     else
       params_sparse (&p, ks[c % 5][0], ks[c % 5][1], c % 2, c);
     p.border = c % 4;
@@ -688,51 +755,27 @@ GST_START_TEST (test_px_sparse)
     /* 4-sample pixels take conv2d_px on rows of whole 32-bit words */
     run_case (format, 131 + c, 45 + 3 * c, ch == 4 ? TEST_LAYOUT_PACKED :
         c % 4, &p, 300 + c);
-    line = px_line (&p, ch);
+    line = px_line (&p, ch, separable);
     fail_unless (px_log_take (line), "case %u: no %s", c, line);
     g_free (line);
   }
   g_unsetenv (PX_WAIT_ENV);
 
-  /* not waiting: frames run conv2d_reg until the variant is built, then
-   * conv2d_px, each checked, the last two bit for bit alike */
+  /* not waiting: a sparse matrix, and a gaussian with the constant border
+   * (rows outside the frame from the border row) */
   {
-    GstHarness *h = harness_new (GST_VIDEO_FORMAT_RGBA, 160, 90);
-    GstVideoInfo info;
-    GstBuffer *in = test_frame_new (GST_VIDEO_FORMAT_RGBA, 160, 90,
-        TEST_LAYOUT_PACKED, 9, &info), *prev = NULL;
-    gchar *line;
-    gboolean px = FALSE;
-    gint64 end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
     Params p;
 
     params_init (&p);
     params_sparse (&p, 7, 7, FALSE, 99);
-    apply_params (h->element, &p);
-    line = px_line (&p, 4);
-    while (!px && g_get_monotonic_time () < end) {
-      GstBuffer *out;
-
-      fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
-          GST_FLOW_OK);
-      out = gst_harness_pull (h);
-      check_output (in, &info, out, &p, "conv2d_reg, then conv2d_px");
-      px = px_log_take (line);
-      if (px && prev)
-        fail_unless (test_frames_equal (prev, out, &info),
-            "conv2d_px and conv2d_reg differ");
-      gst_clear_buffer (&prev);
-      prev = out;
-      g_usleep (20 * 1000);
-    }
-    fail_unless (px, "never switched to %s", line);
-    gst_buffer_unref (prev);
-    gst_buffer_unref (in);
-    g_free (line);
-    gst_harness_teardown (h);
+    check_px_switch (&p, FALSE);
+    params_init (&p);
+    params_preset (&p, REF_PRESET_GAUSSIAN, 1.0, 0);
+    p.border = REF_BORDER_CONSTANT;
+    p.border_value = 200;
+    check_px_switch (&p, TRUE);
   }
   px_log_stop ();
-  g_unsetenv (SEPARABLE_ENV);
   g_unsetenv (VARIANT_ENV);
 }
 
