@@ -1570,12 +1570,19 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   gchar *options, name[32];
   cl_program program;
   cl_int err;
+  gint side = 2 * v->r + 1, bits = v->sep ? 2 * side : side * side;
+  guint64 full = bits >= 64 ? G_MAXUINT64 :
+      (G_GUINT64_CONSTANT (1) << bits) - 1;
+  gchar mask[40] = "";
 
+  /* a full pattern: no mask, the generic kernel without a test per tap */
+  if (v->mask != full)
+    g_snprintf (mask, sizeof (mask), " -D PX_MASK=0x%" G_GINT64_MODIFIER
+        "xUL", v->mask);
   options = g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D PX_ONLY=1 "
-      "-D PX_R=%d -D PX_CH=%d -D PX_SEP=%d -D PX_MASK=0x%" G_GINT64_MODIFIER
-      "xUL -D PX_NX1=%d -D PX_NX4=%d -D PX_ROWS=%d", self->depth16 ? 1 : 0,
-      v->integer ? 1 : 0, v->r, v->ch, v->sep ? 1 : 0, v->mask, self->px_nx1,
-      self->px_nx4, self->px_rows);
+      "-D PX_R=%d -D PX_CH=%d -D PX_SEP=%d -D PX_NX1=%d -D PX_NX4=%d "
+      "-D PX_ROWS=%d%s", self->depth16 ? 1 : 0, v->integer ? 1 : 0, v->r,
+      v->ch, v->sep ? 1 : 0, self->px_nx1, self->px_nx4, self->px_rows, mask);
   program = gst_cl_context_get_program (ctx, "convolve.cl", options, NULL,
       &error);
   if (!program) {

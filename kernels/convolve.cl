@@ -544,15 +544,18 @@ CONV2D_REG (5)
 #define PX_MAX_R 3              /* largest radius (7x7): each radius costs
                                  * build time, larger ones take conv2d_reg */
 #endif
-#ifndef PX_MASK
-#define PX_MASK 0xffffffffffffffffUL
-#endif
 #ifndef PX_SEP
 #define PX_SEP 0
 #endif
-/* tap (ky, kx) of a K x K square is not zero (bits past 63: always) */
+/* tap (ky, kx) of a K x K square is not zero (bits past 63: always); no
+ * PX_MASK: every tap (the host leaves it out for a full pattern, so that
+ * the generic kernel has no test at all) */
+#ifdef PX_MASK
 #define PX_TAP(ky, kx, K) ((ky) * (K) + (kx) >= 64 || \
     ((PX_MASK >> ((ky) * (K) + (kx))) & 1) != 0)
+#else
+#define PX_TAP(ky, kx, K) 1
+#endif
 #define PX_WX 32
 #define PX_WY 4
 #define PX_NXMAX (PX_NX1 > PX_NX4 ? PX_NX1 : PX_NX4)
@@ -639,6 +642,55 @@ px_store1 (__global uchar * drow, int x, float acc, PARAMS)
       (a).x = fma ((c), (v).x, (a).x); \
   } while (0)
 
+/* What one input row @r (samples v, border-mapped row my) adds to the
+ * work-item's outputs: 2-D taps, or (PX_SEP) the row pass then the column
+ * pass. Chosen with #if, so that each kernel holds only its own code. */
+#define PX_ROW_2D(R, CH) \
+PX_UNROLL \
+    for (int j = 0; j < PX_ROWS; j++) { \
+      if (r - j >= 0 && r - j < K) { \
+PX_UNROLL \
+        for (int dx = 0; dx < K; dx++) { \
+          float c = coef.c[(r - j) * K + dx]; \
+ \
+          if (PX_TAP (r - j, dx, K)) { \
+PX_UNROLL \
+            for (int i = 0; i < NX; i++) \
+              PX_FMA (acc[j][i], c, v[i + dx]); \
+          } \
+        } \
+      } \
+    }
+
+#define PX_ROW_SEP(R, CH) \
+    float3 h[PX_NXMAX]; \
+ \
+PX_UNROLL \
+    for (int i = 0; i < NX; i++) { \
+      h[i] = 0; \
+PX_UNROLL \
+      for (int dx = 0; dx < K; dx++) \
+        if (PX_TAP (0, dx, K)) \
+          PX_FMA (h[i], coef.c[dx], v[i + dx]); \
+      if (my < 0) \
+        h[i] = (float3) (INTEGER ? (float) border_row : \
+            as_float (border_row)); \
+    } \
+PX_UNROLL \
+    for (int j = 0; j < PX_ROWS; j++) { \
+      if (r - j >= 0 && r - j < K && PX_TAP (1, r - j, K)) { \
+PX_UNROLL \
+        for (int i = 0; i < NX; i++) \
+          PX_FMA (acc[j][i], coef.c[K + r - j], h[i]); \
+      } \
+    }
+
+#if PX_SEP
+#define PX_ROW PX_ROW_SEP
+#else
+#define PX_ROW PX_ROW_2D
+#endif
+
 #define CONV2D_PX(R, CH) \
 __kernel __attribute__ ((reqd_work_group_size (PX_WX, PX_WY, 1))) void \
 conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
@@ -696,49 +748,7 @@ PX_UNROLL \
       for (int k = 0; k < W; k++) \
         v[k].x = px_sample1 (row, cols[k], my, fbval); \
     } \
-    if (PX_SEP) { \
-      float3 h[PX_NXMAX]; \
- \
-PX_UNROLL \
-      for (int i = 0; i < NX; i++) { \
-        h[i] = 0; \
-PX_UNROLL \
-        for (int dx = 0; dx < K; dx++) \
-          if (PX_TAP (0, dx, K)) \
-            PX_FMA (h[i], coef.c[dx], v[i + dx]); \
-        if (my < 0) \
-          h[i] = (float3) (INTEGER ? (float) border_row : \
-              as_float (border_row)); \
-      } \
-PX_UNROLL \
-      for (int j = 0; j < PX_ROWS; j++) { \
-        if (r - j >= 0 && r - j < K && PX_TAP (1, r - j, K)) { \
-PX_UNROLL \
-          for (int i = 0; i < NX; i++) \
-            PX_FMA (acc[j][i], coef.c[K + r - j], h[i]); \
-        } \
-      } \
-      continue; \
-    } \
-PX_UNROLL \
-    for (int j = 0; j < PX_ROWS; j++) { \
-      if (r - j >= 0 && r - j < K) { \
-PX_UNROLL \
-        for (int dx = 0; dx < K; dx++) { \
-          float c = coef.c[(r - j) * K + dx]; \
- \
-          if (!PX_TAP (r - j, dx, K)) \
-            continue; \
-PX_UNROLL \
-          for (int i = 0; i < NX; i++) { \
-            if (LANES == 3) \
-              acc[j][i] = fma ((float3) c, v[i + dx], acc[j][i]); \
-            else \
-              acc[j][i].x = fma (c, v[i + dx].x, acc[j][i].x); \
-          } \
-        } \
-      } \
-    } \
+    PX_ROW (R, CH); \
   } \
 PX_UNROLL \
   for (int j = 0; j < PX_ROWS; j++) { \
