@@ -113,8 +113,9 @@ enum
 #define PX_MAX_R 3
 /* GST_CL_CONVOLVE_PX=NX1,NX4,ROWS,MAXR (tuning on a GPU): other work-item
  * shapes and largest radius; "off": the conv2d_reg kernels instead;
- * benchmarks: "dense": 2-D conv2d_px with every tap, zeros included;
- * "2d": 2-D conv2d_px only (separable matrices too, zero taps left out) */
+ * "dense": 2-D conv2d_px only (no fused separable kernel); "sparse": zero
+ * taps left out at compile time (one program per zero pattern; no faster
+ * on an H200, see docs/performance.md) */
 #define PX_ENV "GST_CL_CONVOLVE_PX"
 /* GST_CL_CONVOLVE_PX_WAIT=1 (tests, benchmarks): a frame waits for its
  * conv2d_px variant instead of running conv2d_reg until it is built */
@@ -190,7 +191,7 @@ struct _GstClConvolve
   gboolean px_exact;            /* conv2d_px's float sums are exact (or the
                                  * path is float anyway) */
   gboolean px_on;               /* GPU path: conv2d_px where it applies */
-  gboolean px_dense;            /* every tap, whatever the zero pattern */
+  gboolean px_sparse;           /* a kernel per zero pattern */
   gboolean px_sep;              /* separable matrices: the fused kernel */
   gboolean px_wait;             /* frames wait for their variant's build */
   gint px_nx1, px_nx4, px_rows; /* its work-item shape (build options) */
@@ -764,7 +765,7 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   const GstVideoFormatInfo *f = in_info->finfo;
   const gchar *env;
   gboolean separable, passthrough;
-  gint arith;
+  gint arith, nx1, nx4, rows, max_r;
   guint p;
 
   if (!check_shape_complete (self))
@@ -804,19 +805,20 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   self->use_tile = self->use_tile && ctx->max_work_group_size >= 256;
   env = g_getenv (PX_ENV);
   self->px_on = !(env && g_str_equal (env, "off"));
-  self->px_dense = env && g_str_equal (env, "dense");
-  self->px_sep = !(env && (self->px_dense || g_str_equal (env, "2d")));
+  self->px_sparse = env && g_str_equal (env, "sparse");
+  self->px_sep = !(env && g_str_equal (env, "dense"));
   self->px_wait = g_getenv (PX_WAIT_ENV) != NULL;
   self->px_nx1 = PX_NX1;
   self->px_nx4 = PX_NX4;
   self->px_rows = PX_ROWS;
   self->px_max_r = PX_MAX_R;
-  if (env && self->px_on && sscanf (env, "%d,%d,%d,%d", &self->px_nx1,
-          &self->px_nx4, &self->px_rows, &self->px_max_r) == 4) {
-    self->px_nx1 = self->px_nx1 > 8 ? 16 : 8;
-    self->px_nx4 = CLAMP (self->px_nx4, 1, 8);
-    self->px_rows = CLAMP (self->px_rows, 1, 32);
-    self->px_max_r = CLAMP (self->px_max_r, 1, REG_MAX_R);
+  /* (into temporaries: a partial match must not leave a shape unchecked) */
+  if (env && self->px_on && sscanf (env, "%d,%d,%d,%d", &nx1, &nx4, &rows,
+          &max_r) == 4) {
+    self->px_nx1 = nx1 > 8 ? 16 : 8;
+    self->px_nx4 = CLAMP (nx4, 1, 8);
+    self->px_rows = CLAMP (rows, 1, 32);
+    self->px_max_r = CLAMP (max_r, 1, REG_MAX_R);
   }
   self->fixed_ok = (ctx->device_type & CL_DEVICE_TYPE_CPU) != 0;
   /* On GPUs the one-pass 2-D kernels beat two passes through global memory
@@ -985,7 +987,8 @@ pack_tap (cl_int * t, gint dx, gint dy, gdouble c, gboolean fixed, guint16 q)
 
 /* conv2d_px's view of matrix @k: the radius @r of its square and the zero
  * pattern @mask (bit ky * (2r+1) + kx set for a non-zero coefficient, bits
- * past 63 left out: the kernel computes those taps). FALSE where no
+ * past 63 left out: the kernel computes those taps; every bit set unless
+ * GST_CL_CONVOLVE_PX=sparse). FALSE where no
  * conv2d_px kernel applies: a radius above px_max_r, or integer sums that
  * float cannot carry exactly. */
 static gboolean
@@ -1000,6 +1003,12 @@ px_pattern (GstClConvolve * self, const GstClConvolveKernel * k, gint * r,
   if (*r > self->px_max_r)
     return FALSE;
   side = 2 * *r + 1;
+  if (!self->px_sparse) {
+    /* every tap: one kernel serves every matrix of this radius */
+    *mask = (sep ? 2 * side : side * side) >= 64 ? G_MAXUINT64 :
+        (G_GUINT64_CONSTANT (1) << (sep ? 2 * side : side * side)) - 1;
+    return px_exact_for (self, k);
+  }
   if (sep) {
     /* bits 0..side-1: the row factor, then the column factor */
     for (j = 0; j < k->width; j++)
@@ -1017,9 +1026,6 @@ px_pattern (GstClConvolve * self, const GstClConvolveKernel * k, gint * r,
       if (k->coef[i * k->width + j] != 0 && bit < 64)
         *mask |= G_GUINT64_CONSTANT (1) << bit;
     }
-  if (self->px_dense)
-    *mask = side * side >= 64 ? G_MAXUINT64 :
-        (G_GUINT64_CONSTANT (1) << (side * side)) - 1;
   return px_exact_for (self, k);
 }
 

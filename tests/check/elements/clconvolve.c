@@ -18,6 +18,7 @@
 #define VARIANT_ENV "GST_CL_CONVOLVE_VARIANT"
 #define SEPARABLE_ENV "GST_CL_CONVOLVE_SEPARABLE"
 #define PX_WAIT_ENV "GST_CL_CONVOLVE_PX_WAIT"
+#define PX_ENV "GST_CL_CONVOLVE_PX"
 
 static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_RGB,
@@ -625,12 +626,12 @@ px_log_stop (void)
   g_mutex_unlock (&px_log_lock);
 }
 
-/* The log line of conv2d_px for matrix @p on @ch-sample planes: the zero
- * pattern within the (2R+1)^2 square, computed here independently; for
- * the fused kernel of a @separable matrix, the non-zero columns (the row
- * factor) then the non-zero rows (the column factor) */
+/* The log line of conv2d_px for matrix @p on @ch-sample planes: with
+ * @sparse the zero pattern within the (2R+1)^2 square, computed here
+ * independently (for the fused kernel of a @separable matrix, the non-zero
+ * columns, i.e. the row factor, then the non-zero rows), else every tap */
 static gchar *
-px_line (const Params * p, gint ch, gboolean separable)
+px_line (const Params * p, gint ch, gboolean separable, gboolean sparse)
 {
   gint rx = p->width / 2, ry = p->height / 2, r = MAX (MAX (rx, ry), 1);
   gint side = 2 * r + 1, i, j;
@@ -638,7 +639,10 @@ px_line (const Params * p, gint ch, gboolean separable)
 
   for (i = 0; i < p->height; i++)
     for (j = 0; j < p->width; j++)
-      if (p->coef[i * p->width + j] != 0 && separable)
+      if (!sparse)
+        mask = (G_GUINT64_CONSTANT (1) << (separable ? 2 * side :
+                side * side)) - 1;
+      else if (p->coef[i * p->width + j] != 0 && separable)
         mask |= G_GUINT64_CONSTANT (1) << (j - rx + r) |
             G_GUINT64_CONSTANT (1) << (side + i - ry + r);
       else if (p->coef[i * p->width + j] != 0)
@@ -665,19 +669,25 @@ params_sparse (Params * p, gint w, gint h, gboolean integer, guint32 seed)
 static GstBuffer *
 generic_output (GstBuffer * in, const Params * p, gboolean separable)
 {
-  GstHarness *h = harness_new (GST_VIDEO_FORMAT_RGBA, 160, 90);
+  gchar *px = g_strdup (g_getenv (PX_ENV));
+  GstHarness *h;
   GstBuffer *out;
 
-  g_setenv ("GST_CL_CONVOLVE_PX", "off", TRUE);
+  g_setenv (PX_ENV, "off", TRUE);
   if (separable)
     g_setenv (SEPARABLE_ENV, "1", TRUE);
+  h = harness_new (GST_VIDEO_FORMAT_RGBA, 160, 90);
   apply_params (h->element, p);
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
       GST_FLOW_OK);
   out = gst_harness_pull (h);
   gst_harness_teardown (h);
-  g_unsetenv ("GST_CL_CONVOLVE_PX");
+  if (px)
+    g_setenv (PX_ENV, px, TRUE);
+  else
+    g_unsetenv (PX_ENV);
   g_unsetenv (SEPARABLE_ENV);
+  g_free (px);
   return out;
 }
 
@@ -691,7 +701,7 @@ check_px_switch (const Params * p, gboolean separable)
   GstVideoInfo info;
   GstBuffer *in = test_frame_new (GST_VIDEO_FORMAT_RGBA, 160, 90,
       TEST_LAYOUT_PACKED, 9, &info), *generic;
-  gchar *line = px_line (p, 4, separable);
+  gchar *line = px_line (p, 4, separable, g_getenv (PX_ENV) != NULL);
   gboolean px = FALSE;
   gint64 end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
 
@@ -721,8 +731,9 @@ check_px_switch (const Params * p, gboolean separable)
 }
 
 /* Matrices with zero taps, and separable ones, through the conv2d_px
- * kernel specialised to them (forced onto this device), against the
- * reference; and streams switching to it */
+ * kernel specialised to them (GST_CL_CONVOLVE_PX=sparse; forced onto this
+ * device), against the reference, then the default kernels (every tap,
+ * the fused separable one); and streams switching to them */
 GST_START_TEST (test_px_sparse)
 {
   static const gdouble int_sep[15] = { 1, 0, -1, 2, 0, -2, 3, 0, -3, 2, 0,
@@ -737,18 +748,28 @@ GST_START_TEST (test_px_sparse)
 
   g_setenv (VARIANT_ENV, "gpu", TRUE);
   g_setenv (PX_WAIT_ENV, "1", TRUE);
+  g_setenv (PX_ENV, "sparse", TRUE);
   px_log_start ();
-  for (c = 0; c < 3 * G_N_ELEMENTS (fmts); c++) {
+  for (c = 0; c < 4 * G_N_ELEMENTS (fmts); c++) {
     GstVideoFormat format = fmts[c % G_N_ELEMENTS (fmts)];
     gint ch = GST_VIDEO_FORMAT_INFO_PSTRIDE (gst_video_format_get_info
         (format), 0) == 4 ? 4 : 1;
-    gboolean separable = c >= 2 * G_N_ELEMENTS (fmts);
+    gboolean separable = c % 15 >= 2 * G_N_ELEMENTS (fmts);
     gchar *line;
     Params p;
 
+    /* the last five: default kernels */
+    if (c == 15)
+      g_unsetenv (PX_ENV);
     params_init (&p);
-    if (c == 0 || c == 6)
+    if (c == 0 || c == 6 || c == 15)
       params_preset (&p, REF_PRESET_MOTION_BLUR, 1, 0);
+    else if (c == 16)
+      params_sparse (&p, 5, 5, TRUE, c);
+    else if (c == 17 || c == 19)
+      params_preset (&p, REF_PRESET_GAUSSIAN, c == 17 ? 1.0 : 0.6, 0);
+    else if (c == 18)
+      params_preset (&p, REF_PRESET_SOBEL_Y, 1, 0);
     else if (c == 10 || c == 14)
       params_preset (&p, REF_PRESET_GAUSSIAN, c == 10 ? 1.0 : 0.6, 0);
     else if (c == 11) {
@@ -774,7 +795,8 @@ GST_START_TEST (test_px_sparse)
     /* 4-sample pixels take conv2d_px on rows of whole 32-bit words */
     run_case (format, 131 + c, 45 + 3 * c, ch == 4 ? TEST_LAYOUT_PACKED :
         c % 4, &p, 300 + c);
-    line = px_line (&p, ch, separable);
+    separable = separable || c >= 17;
+    line = px_line (&p, ch, separable, c < 15);
     fail_unless (px_log_take (line), "case %u: no %s", c, line);
     g_free (line);
   }
@@ -787,6 +809,9 @@ GST_START_TEST (test_px_sparse)
 
     params_init (&p);
     params_sparse (&p, 7, 7, FALSE, 99);
+    g_setenv (PX_ENV, "sparse", TRUE);
+    check_px_switch (&p, FALSE);
+    g_unsetenv (PX_ENV);
     check_px_switch (&p, FALSE);
     params_init (&p);
     params_preset (&p, REF_PRESET_GAUSSIAN, 1.0, 0);
