@@ -1017,7 +1017,7 @@ px_pattern (GstClConvolve * self, const GstClConvolveKernel * k, gint * r,
     for (i = 0; i < k->height; i++)
       if (k->col[i] != 0)
         *mask |= G_GUINT64_CONSTANT (1) << (side + i - ry + *r);
-    return TRUE;
+    return px_exact_for (self, k);
   }
   for (i = 0; i < k->height; i++)
     for (j = 0; j < k->width; j++) {
