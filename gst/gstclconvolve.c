@@ -112,8 +112,16 @@ enum
 #define PX_ROWS 8
 #define PX_MAX_R 3
 /* GST_CL_CONVOLVE_PX=NX1,NX4,ROWS,MAXR (tuning on a GPU): other work-item
- * shapes and largest radius, or "off": the conv2d_reg kernels instead */
+ * shapes and largest radius; "off": the conv2d_reg kernels instead;
+ * "dense": 2-D conv2d_px only (no fused separable kernel); "sparse": zero
+ * taps left out at compile time (one program per zero pattern; no faster
+ * on an H200, see docs/performance.md) */
 #define PX_ENV "GST_CL_CONVOLVE_PX"
+/* GST_CL_CONVOLVE_PX_WAIT=1 (tests, benchmarks): a frame waits for its
+ * conv2d_px variant instead of running conv2d_reg until it is built */
+#define PX_WAIT_ENV "GST_CL_CONVOLVE_PX_WAIT"
+/* conv2d_px variants kept per caps (zero patterns seen on a stream) */
+#define PX_MAX_VARIANTS 8
 /* float sums of integers are exact up to here */
 #define PX_EXACT_LIMIT (1 << 24)
 #define STRIPS_LX 1           /* strips work-group: 1x8 */
@@ -132,7 +140,6 @@ typedef struct
 {
   cl_kernel strips, tile, hpass, vpass, sep;
   cl_kernel reg[REG_MAX_R];     /* conv2d_reg1..5 */
-  cl_kernel px1[REG_MAX_R], px4[REG_MAX_R];     /* conv2d_px1..5_1, _4 */
   cl_kernel strips_fixed, sep_fixed;    /* CPU, 8-bit, float program only */
 } ConvKernels;
 
@@ -184,8 +191,17 @@ struct _GstClConvolve
   gboolean px_exact;            /* conv2d_px's float sums are exact (or the
                                  * path is float anyway) */
   gboolean px_on;               /* GPU path: conv2d_px where it applies */
+  gboolean px_sparse;           /* a kernel per zero pattern */
+  gboolean px_sep;              /* separable matrices: the fused kernel */
+  gboolean px_wait;             /* frames wait for their variant's build */
   gint px_nx1, px_nx4, px_rows; /* its work-item shape (build options) */
   gint px_max_r;
+  guint64 px_mask;              /* the frame matrix's zero pattern (see
+                                 * kernels/convolve.cl) */
+  GPtrArray *px_variants;       /* of PxVariant, built on the warm-up
+                                 * worker, per caps */
+  cl_kernel frame_px[2];        /* this frame's conv2d_px for 1- and
+                                 * 4-sample planes, NULL: conv2d_reg */
   gint n2d, nrow, ncol;
   cl_int direct;                /* sparse matrix: taps read the frame */
   cl_mem tmp;                   /* separable intermediate, per caps */
@@ -642,6 +658,8 @@ gst_cl_convolve_reset (GstClBaseFilter * filter)
   /* first: waits for a warm-up in progress, drops the rest */
   g_clear_pointer (&self->warmup, gst_cl_warmup_free);
   memset (self->warm_job, 0, sizeof (self->warm_job));
+  g_clear_pointer (&self->px_variants, g_ptr_array_unref);
+  self->frame_px[0] = self->frame_px[1] = NULL;
   for (i = 0; i < n_kernels; i++)
     if (kernels[i])
       clReleaseKernel (kernels[i]);
@@ -674,11 +692,26 @@ static gboolean warm_up_now (GstClConvolve * self, gint arith,
 static void warm_up_in_background (GstClConvolve * self, gint arith,
     gint separable);
 
+static gboolean px_exact_for (GstClConvolve * self,
+    const GstClConvolveKernel * k);
+
+/* whether separable @k runs as conv2d_px's fused separable kernel on this
+ * GPU path (once built; the two passes until then, same bytes) */
+static gboolean
+px_separable (GstClConvolve * self, const GstClConvolveKernel * k)
+{
+  return self->use_tile && self->px_on && self->px_sep && k->separable &&
+      self->separable_min != G_MAXINT &&
+      MAX (k->width, k->height) / 2 <= self->px_max_r &&
+      px_exact_for (self, k);
+}
+
 /* whether frames filtered with @k take the separable path */
 static gboolean
 takes_separable_path (GstClConvolve * self, const GstClConvolveKernel * k)
 {
-  return k->separable && MAX (k->width, k->height) >= self->separable_min;
+  return k->separable && (MAX (k->width, k->height) >= self->separable_min
+      || px_separable (self, k));
 }
 
 /* whether this stream's device and format have the fixed-point kernels */
@@ -732,7 +765,7 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   const GstVideoFormatInfo *f = in_info->finfo;
   const gchar *env;
   gboolean separable, passthrough;
-  gint arith;
+  gint arith, nx1, nx4, rows, max_r;
   guint p;
 
   if (!check_shape_complete (self))
@@ -772,16 +805,20 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   self->use_tile = self->use_tile && ctx->max_work_group_size >= 256;
   env = g_getenv (PX_ENV);
   self->px_on = !(env && g_str_equal (env, "off"));
+  self->px_sparse = env && g_str_equal (env, "sparse");
+  self->px_sep = !(env && g_str_equal (env, "dense"));
+  self->px_wait = g_getenv (PX_WAIT_ENV) != NULL;
   self->px_nx1 = PX_NX1;
   self->px_nx4 = PX_NX4;
   self->px_rows = PX_ROWS;
   self->px_max_r = PX_MAX_R;
-  if (env && self->px_on && sscanf (env, "%d,%d,%d,%d", &self->px_nx1,
-          &self->px_nx4, &self->px_rows, &self->px_max_r) == 4) {
-    self->px_nx1 = self->px_nx1 > 8 ? 16 : 8;
-    self->px_nx4 = CLAMP (self->px_nx4, 1, 8);
-    self->px_rows = CLAMP (self->px_rows, 1, 32);
-    self->px_max_r = CLAMP (self->px_max_r, 1, REG_MAX_R);
+  /* (into temporaries: a partial match must not leave a shape unchecked) */
+  if (env && self->px_on && sscanf (env, "%d,%d,%d,%d", &nx1, &nx4, &rows,
+          &max_r) == 4) {
+    self->px_nx1 = nx1 > 8 ? 16 : 8;
+    self->px_nx4 = CLAMP (nx4, 1, 8);
+    self->px_rows = CLAMP (rows, 1, 32);
+    self->px_max_r = CLAMP (max_r, 1, REG_MAX_R);
   }
   self->fixed_ok = (ctx->device_type & CL_DEVICE_TYPE_CPU) != 0;
   /* On GPUs the one-pass 2-D kernels beat two passes through global memory
@@ -835,15 +872,14 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   return TRUE;
 }
 
-/* Build options of the program of one arithmetic path */
+/* Build options of the program of one arithmetic path (conv2d_px has
+ * programs of its own, see px_build_run) */
 static gchar *
 program_options (GstClConvolve * self, gboolean integer)
 {
   return g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D CPU_ONLY=%d "
-      "-D FIXED=%d -D PX_NX1=%d -D PX_NX4=%d -D PX_ROWS=%d -D PX_MAX_R=%d",
-      self->depth16 ? 1 : 0, integer ? 1 : 0, self->use_tile ? 0 : 1,
-      has_fixed_kernels (self, integer) ? 1 : 0, self->px_nx1, self->px_nx4,
-      self->px_rows, self->px_max_r);
+      "-D FIXED=%d -D PX_MAX_R=0", self->depth16 ? 1 : 0, integer ? 1 : 0,
+      self->use_tile ? 0 : 1, has_fixed_kernels (self, integer) ? 1 : 0);
 }
 
 /* Creates @program's kernels that this device's path runs into @k; on
@@ -859,12 +895,6 @@ create_kernels (GstClConvolve * self, cl_program program, gboolean integer,
   };
   cl_kernel *gpu[G_N_ELEMENTS (gpu_names)] = { &k->tile, &k->hpass,
     &k->vpass, &k->reg[0], &k->reg[1], &k->reg[2], &k->reg[3], &k->reg[4]
-  };
-  static const gchar *px_names[2][REG_MAX_R] = {
-    {"conv2d_px1_1", "conv2d_px2_1", "conv2d_px3_1", "conv2d_px4_1",
-        "conv2d_px5_1"},
-    {"conv2d_px1_4", "conv2d_px2_4", "conv2d_px3_4", "conv2d_px4_4",
-        "conv2d_px5_4"}
   };
   cl_int err;
   guint i;
@@ -889,16 +919,6 @@ create_kernels (GstClConvolve * self, cl_program program, gboolean integer,
       i++) {
     *name = gpu_names[i];
     *gpu[i] = clCreateKernel (program, *name, &err);
-  }
-  /* 4-sample pixels are 8-bit only: the 16-bit program has no _4 kernels */
-  for (i = 0; i < (guint) self->px_max_r && self->use_tile &&
-      err == CL_SUCCESS; i++) {
-    *name = px_names[0][i];
-    k->px1[i] = clCreateKernel (program, *name, &err);
-    if (err == CL_SUCCESS && !self->depth16) {
-      *name = px_names[1][i];
-      k->px4[i] = clCreateKernel (program, *name, &err);
-    }
   }
   return err;
 }
@@ -965,6 +985,65 @@ pack_tap (cl_int * t, gint dx, gint dy, gdouble c, gboolean fixed, guint16 q)
   t[3] = fixed ? q : (cl_int) c;
 }
 
+/* conv2d_px's view of matrix @k: the radius @r of its square and the zero
+ * pattern @mask (bit ky * (2r+1) + kx set for a non-zero coefficient, bits
+ * past 63 left out: the kernel computes those taps; every bit set unless
+ * GST_CL_CONVOLVE_PX=sparse). FALSE where no
+ * conv2d_px kernel applies: a radius above px_max_r, or integer sums that
+ * float cannot carry exactly. */
+static gboolean
+px_pattern (GstClConvolve * self, const GstClConvolveKernel * k, gint * r,
+    guint64 * mask)
+{
+  gint rx = k->width / 2, ry = k->height / 2, side, i, j;
+  gboolean sep = px_separable (self, k);
+
+  *r = MAX (MAX (rx, ry), 1);
+  *mask = 0;
+  if (*r > self->px_max_r)
+    return FALSE;
+  side = 2 * *r + 1;
+  if (!self->px_sparse) {
+    /* every tap: one kernel serves every matrix of this radius */
+    *mask = (sep ? 2 * side : side * side) >= 64 ? G_MAXUINT64 :
+        (G_GUINT64_CONSTANT (1) << (sep ? 2 * side : side * side)) - 1;
+    return px_exact_for (self, k);
+  }
+  if (sep) {
+    /* bits 0..side-1: the row factor, then the column factor */
+    for (j = 0; j < k->width; j++)
+      if (k->row[j] != 0)
+        *mask |= G_GUINT64_CONSTANT (1) << (j - rx + *r);
+    for (i = 0; i < k->height; i++)
+      if (k->col[i] != 0)
+        *mask |= G_GUINT64_CONSTANT (1) << (side + i - ry + *r);
+    return px_exact_for (self, k);
+  }
+  for (i = 0; i < k->height; i++)
+    for (j = 0; j < k->width; j++) {
+      gint bit = (i - ry + *r) * side + j - rx + *r;
+
+      if (k->coef[i * k->width + j] != 0 && bit < 64)
+        *mask |= G_GUINT64_CONSTANT (1) << bit;
+    }
+  return px_exact_for (self, k);
+}
+
+/* conv2d_px's float sums are exact for @k: every partial sum of the
+ * integer path lies within sum |c| * the largest sample (also for the
+ * fused separable sums: sum |c| = sum |row| * sum |col| there) */
+static gboolean
+px_exact_for (GstClConvolve * self, const GstClConvolveKernel * k)
+{
+  gdouble abssum = 0;
+  gint i;
+
+  for (i = 0; i < k->width * k->height; i++)
+    abssum += fabs (k->coef[i]);
+  return !k->integer || abssum * (self->depth16 ? 65535 : 255) <
+      PX_EXACT_LIMIT;
+}
+
 /* Writes the snapshot's taps; zeros are left out (no work for them) */
 static gboolean
 upload_taps (GstClConvolve * self)
@@ -1001,7 +1080,7 @@ upload_taps (GstClConvolve * self)
       cl_float f;
       cl_int i;
     } sq[(2 * REG_MAX_R + 1) * (2 * REG_MAX_R + 1)];
-    gdouble abssum = 0;
+    gint px_r;
 
     memset (sq, 0, sizeof (sq));
     memset (self->px_coef, 0, sizeof (self->px_coef));
@@ -1015,12 +1094,16 @@ upload_taps (GstClConvolve * self)
         else
           sq[at].f = (cl_float) c;
         self->px_coef[at] = (cl_float) c;
-        abssum += fabs (c);
       }
-    /* every partial sum of the integer path within abssum * the largest
-     * sample */
-    self->px_exact = !k->integer ||
-        abssum * (self->depth16 ? 65535 : 255) < PX_EXACT_LIMIT;
+    self->px_exact = px_pattern (self, k, &px_r, &self->px_mask);
+    if (px_separable (self, k)) {
+      /* the fused separable kernel: row factor, then column factor */
+      memset (self->px_coef, 0, sizeof (self->px_coef));
+      for (j = 0; j < k->width; j++)
+        self->px_coef[j - rx + r] = (cl_float) k->row[j];
+      for (i = 0; i < k->height; i++)
+        self->px_coef[side + i - ry + r] = (cl_float) k->col[i];
+    }
     err = clEnqueueWriteBuffer (ctx->queue, self->coef_sq, CL_TRUE, 0,
         side * side * sizeof (sq[0]), sq, 0, NULL, NULL);
   }
@@ -1188,7 +1271,8 @@ fail:
 }
 
 /* conv2d_px's kernel for plane @p, or NULL where it does not apply (pixels
- * of 2 or 3 samples, a misaligned 4-sample plane, large integer sums) */
+ * of 2 or 3 samples, a misaligned 4-sample plane, large integer sums) or
+ * is not built yet */
 static cl_kernel
 px_kernel (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     guint p, GstClFrame * in, GstClFrame * out)
@@ -1197,12 +1281,12 @@ px_kernel (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
       self->reg_r > self->px_max_r)
     return NULL;
   if (pl->ch == 1)
-    return ks->px1[self->reg_r - 1];
+    return self->frame_px[0];
   /* whole pixels as 32-bit words */
   if (pl->ch == 4 && !self->depth16 && (pl->alpha_pos == 0 ||
           pl->alpha_pos == 3) && (in->offset[p] | in->stride[p] |
           out->offset[p] | out->stride[p]) % 4 == 0)
-    return ks->px4[self->reg_r - 1];
+    return self->frame_px[1];
   return NULL;
 }
 
@@ -1219,15 +1303,17 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
 
   if (!kernel)
     return FALSE;
-  GST_LOG_OBJECT (self, "plane %u: conv2d_px%d_%d", p, self->reg_r, pl->ch);
+  GST_LOG_OBJECT (self, "plane %u: conv2d_px%d_%d%s, taps 0x%"
+      G_GINT64_MODIFIER "x", p, self->reg_r, pl->ch, px_separable (self,
+          self->frame_kernel) ? " separable" : "", self->px_mask);
   *ok = FALSE;
   g[0] = gst_cl_global_size ((pl->width + nx - 1) / nx, PX_WX);
   g[1] = gst_cl_global_size ((pl->height + self->px_rows - 1) /
       self->px_rows, PX_WY);
   GST_CL_LAUNCH (self, kernel, 2, g, px_local, CONV_WHAT,
       FRAME_ARGS (in, out, p, c), GST_CL_ARG (aligned8),
-      GST_CL_ARG (self->px_coef),
-      GST_CL_ARG (c->bval), GST_CL_ARG (c->border), PARAM_ARGS (c));
+      GST_CL_ARG (self->px_coef), GST_CL_ARG (c->bval),
+      GST_CL_ARG (c->border), GST_CL_ARG (c->border_row), PARAM_ARGS (c));
   *ok = TRUE;
 fail:
   return TRUE;
@@ -1255,6 +1341,9 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   c.ncol = self->ncol;
   c.direct = self->direct;
 
+  /* conv2d_px where this frame has one (fused separable ones included) */
+  if (launch_px (self, ks, pl, &c, p, in, out, &ok))
+    return ok;
   if (takes_separable_path (self, k) && self->use_tile)
     return launch_two_pass (self, ks, &c, p, in, out);
   if (takes_separable_path (self, k)) {
@@ -1264,9 +1353,6 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
         ks->sep, 2, g, sep_local, SEP_WHAT, SEP_ARGS (in, out, p, &c));
     return TRUE;
   }
-
-  if (launch_px (self, ks, pl, &c, p, in, out, &ok))
-    return ok;
 
   if (self->use_tile && self->reg_r) {
     gint r = self->reg_r;
@@ -1458,6 +1544,203 @@ add_warm_job (GstClConvolve * self, gint arith, gint separable)
   return gst_cl_warmup_add (self->warmup, warm_job_run, job, g_free);
 }
 
+/* A conv2d_px program of its own: one kernel for one radius, pixel size,
+ * arithmetic and zero pattern. Built by a warm-up job; the stream takes
+ * @kernel only once that job is done (see px_variant_kernel). */
+typedef struct
+{
+  GstClConvolve *self;
+  gint r, ch;
+  gboolean integer, sep;        /* sep: the fused separable kernel */
+  guint64 mask;
+  guint job;                    /* the job building it, 0 once taken */
+  cl_kernel kernel;             /* NULL if the build failed */
+} PxVariant;
+
+static void
+px_variant_free (PxVariant * v)
+{
+  if (v->kernel)
+    clReleaseKernel (v->kernel);
+  g_free (v);
+}
+
+/* On the worker thread: builds @data's program and kernel. A failure is
+ * logged and leaves the stream on conv2d_reg. */
+static void
+px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
+{
+  PxVariant *v = data;
+  GstClConvolve *self = v->self;
+  GError *error = NULL;
+  gchar *options, name[32];
+  cl_program program;
+  cl_int err;
+  gint side = 2 * v->r + 1, bits = v->sep ? 2 * side : side * side;
+  guint64 full = bits >= 64 ? G_MAXUINT64 :
+      (G_GUINT64_CONSTANT (1) << bits) - 1;
+  gchar mask[40] = "";
+
+  /* a full pattern: no mask, the generic kernel without a test per tap */
+  if (v->mask != full)
+    g_snprintf (mask, sizeof (mask), " -D PX_MASK=0x%" G_GINT64_MODIFIER
+        "xUL", v->mask);
+  options = g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D PX_ONLY=1 "
+      "-D PX_R=%d -D PX_CH=%d -D PX_SEP=%d -D PX_NX1=%d -D PX_NX4=%d "
+      "-D PX_ROWS=%d%s", self->depth16 ? 1 : 0, v->integer ? 1 : 0, v->r,
+      v->ch, v->sep ? 1 : 0, self->px_nx1, self->px_nx4, self->px_rows, mask);
+  program = gst_cl_context_get_program (ctx, "convolve.cl", options, NULL,
+      &error);
+  if (!program) {
+    GST_WARNING_OBJECT (self, "background build (%s) failed, conv2d_reg "
+        "stays: %s", options, error->message);
+    g_clear_error (&error);
+    g_free (options);
+    return;
+  }
+  g_snprintf (name, sizeof (name), "conv2d_px%d_%d", v->r, v->ch);
+  v->kernel = clCreateKernel (program, name, &err);
+  if (err != CL_SUCCESS) {
+    GST_WARNING_OBJECT (self, "%s (%s): %s, conv2d_reg stays", name,
+        options, gst_cl_error_name (err));
+    v->kernel = NULL;
+  }
+  clReleaseProgram (program);
+  g_free (options);
+}
+
+static gboolean
+px_variant_is (const PxVariant * v, gint r, gboolean integer, gboolean sep,
+    guint64 mask)
+{
+  return v->r == r && v->integer == integer && v->sep == sep &&
+      v->mask == mask;
+}
+
+static gboolean
+px_variant_built (GstClConvolve * self, const PxVariant * v)
+{
+  return !v->job || gst_cl_warmup_is_done (self->warmup, v->job);
+}
+
+/* The variant (@r, @ch, @integer, @sep, @mask), its build queued if it is
+ * new; NULL without a worker, or when all PX_MAX_VARIANTS are taken by
+ * other patterns still building */
+static PxVariant *
+px_variant_get (GstClConvolve * self, gint r, gint ch, gboolean integer,
+    gboolean sep, guint64 mask)
+{
+  PxVariant *v;
+  guint i;
+
+  if (!self->warmup)
+    return NULL;
+  if (!self->px_variants)
+    self->px_variants = g_ptr_array_new_with_free_func ((GDestroyNotify)
+        px_variant_free);
+  for (i = 0; i < self->px_variants->len; i++) {
+    v = g_ptr_array_index (self->px_variants, i);
+    if (v->ch == ch && px_variant_is (v, r, integer, sep, mask))
+      return v;
+  }
+  /* the oldest built one of another pattern makes room (this frame's other
+   * pixel size has this pattern) */
+  for (i = 0; i < self->px_variants->len &&
+      self->px_variants->len >= PX_MAX_VARIANTS; i++) {
+    v = g_ptr_array_index (self->px_variants, i);
+    if (!px_variant_is (v, r, integer, sep, mask) &&
+        px_variant_built (self, v))
+      g_ptr_array_remove_index (self->px_variants, i);
+  }
+  if (self->px_variants->len >= PX_MAX_VARIANTS)
+    return NULL;
+  v = g_new0 (PxVariant, 1);
+  v->self = self;
+  v->r = r;
+  v->ch = ch;
+  v->integer = integer;
+  v->sep = sep;
+  v->mask = mask;
+  v->job = gst_cl_warmup_add (self->warmup, px_build_run, v, NULL);
+  g_ptr_array_add (self->px_variants, v);
+  GST_DEBUG_OBJECT (self, "conv2d_px%d_%d taps 0x%" G_GINT64_MODIFIER "x: "
+      "building in the background (job %u)", r, ch, mask, v->job);
+  return v;
+}
+
+/* The conv2d_px kernel of @ch-sample planes under the frame's matrix, or
+ * NULL (conv2d_reg) while its build runs: a frame never waits for one
+ * unless GST_CL_CONVOLVE_PX_WAIT says so */
+static cl_kernel
+px_variant_kernel (GstClConvolve * self, gint ch)
+{
+  PxVariant *v = px_variant_get (self, self->reg_r, ch,
+      self->frame_kernel->integer, px_separable (self, self->frame_kernel),
+      self->px_mask);
+
+  if (!v)
+    return NULL;
+  if (v->job && self->px_wait)
+    gst_cl_warmup_wait (self->warmup, v->job);
+  else if (!px_variant_built (self, v))
+    return NULL;
+  v->job = 0;
+  return v->kernel;
+}
+
+/* Whether conv2d_px can serve @pl (see px_kernel) */
+static gboolean
+px_serves (GstClConvolve * self, const ConvPlane * pl)
+{
+  return pl->ch == 1 || (pl->ch == 4 && !self->depth16);
+}
+
+/* Picks the frame's conv2d_px kernels once, before its planes: every plane
+ * of a frame runs the same kernel */
+static void
+px_select (GstClConvolve * self, GstClConvolveChroma chroma)
+{
+  guint p;
+
+  self->frame_px[0] = self->frame_px[1] = NULL;
+  if (!self->use_tile || !self->px_on || !self->reg_r || !self->px_exact ||
+      (takes_separable_path (self, self->frame_kernel) &&
+          !px_separable (self, self->frame_kernel)))
+    return;
+  for (p = 0; p < self->n_planes; p++) {
+    const ConvPlane *pl = &self->planes[p];
+    gint i = pl->ch == 4;
+
+    if ((pl->chroma && chroma == GST_CL_CONVOLVE_CHROMA_COPY) ||
+        !px_serves (self, pl) || self->frame_px[i])
+      continue;
+    self->frame_px[i] = px_variant_kernel (self, pl->ch);
+  }
+}
+
+/* Queues the conv2d_px builds the current matrix needs, ahead of the other
+ * warm-up jobs: a running stream switches to them first */
+static void
+px_prepare (GstClConvolve * self)
+{
+  GstClConvolveKernel *k;
+  guint64 mask;
+  gint r;
+  guint p;
+
+  GST_OBJECT_LOCK (self);
+  k = g_memdup2 (self->kernel, sizeof (*k));
+  GST_OBJECT_UNLOCK (self);
+  if (self->px_on && (!takes_separable_path (self, k) ||
+          px_separable (self, k)) && px_pattern (self, k, &r, &mask)) {
+    for (p = 0; p < self->n_planes; p++)
+      if (px_serves (self, &self->planes[p]))
+        px_variant_get (self, r, self->planes[p].ch, k->integer,
+            px_separable (self, k), mask);
+  }
+  g_free (k);
+}
+
 /* Every path but the current one (@arith, @separable; -1 for none: only
  * its program is built), the likelier first: separable matrices (gaussian,
  * box), then integer 2-D ones (sharpen, edge detectors), float ones outside
@@ -1477,6 +1760,8 @@ warm_up_in_background (GstClConvolve * self, gint arith, gint separable)
       (GST_CL_BASE_FILTER (self)));
   if (!self->warmup)
     return;
+  if (self->use_tile && separable >= 0)
+    px_prepare (self);
   if (self->use_tile) {
     n = add_warm_job (self, integer ? ARITH_FLOAT : ARITH_INTEGER, -1);
     self->warm_job[!integer][0] = self->warm_job[!integer][1] = n;
@@ -1537,6 +1822,7 @@ gst_cl_convolve_process (GstClBaseFilter * filter, GstClFrame * in,
   ks = get_kernels (self, self->frame_kernel->integer);
   if (!ks)
     return FALSE;
+  px_select (self, chroma);
 
   for (p = 0; p < self->n_planes && ok; p++) {
     const ConvPlane *pl = &self->planes[p];

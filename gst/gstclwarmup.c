@@ -145,6 +145,17 @@ gst_cl_warmup_wait (GstClWarmup * w, guint job)
   g_mutex_unlock (&w->lock);
 }
 
+gboolean
+gst_cl_warmup_is_done (GstClWarmup * w, guint job)
+{
+  gboolean done;
+
+  g_mutex_lock (&w->lock);
+  done = w->done >= job;
+  g_mutex_unlock (&w->lock);
+  return done;
+}
+
 void
 gst_cl_warmup_wait_all (GstClWarmup * w)
 {

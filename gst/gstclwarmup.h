@@ -29,6 +29,8 @@ guint gst_cl_warmup_add (GstClWarmup * warmup, GstClWarmupFunc func,
  * worker at once if it is still in its start delay. What the job made is
  * then visible to the caller. */
 void gst_cl_warmup_wait (GstClWarmup * warmup, guint job);
+/* Whether job @job is done (what it made is then visible), not waiting */
+gboolean gst_cl_warmup_is_done (GstClWarmup * warmup, guint job);
 /* Waits until every job queued so far is done */
 void gst_cl_warmup_wait_all (GstClWarmup * warmup);
 void gst_cl_warmup_free (GstClWarmup * warmup);

@@ -16,7 +16,9 @@
  * -D INTEGER=0|1, -D CPU_ONLY=1 (only the strip kernels, those of CPU
  * devices: a smaller program builds faster), -D FIXED=1 (with CPU_ONLY, 8-bit
  * and float: also the fixed-point kernels, which use clang's 32-lane
- * vectors; for CPU devices only, GPU compilers refuse them). The border mode (0..3: clamp, reflect-101, wrap,
+ * vectors; for CPU devices only, GPU compilers refuse them), -D PX_ONLY=1
+ * -D PX_R=r -D PX_CH=1|4 -D PX_MASK=m (only conv2d_px<r>_<ch>, whose taps
+ * with a 0 bit in m vanish at compile time; see below). The border mode (0..3: clamp, reflect-101, wrap,
  * constant) is a kernel argument, so that changing it on a running stream
  * needs no program build; it is only looked at for rows and samples
  * outside the frame.
@@ -55,6 +57,9 @@
 #ifndef CPU_ONLY
 #define CPU_ONLY 0
 #endif
+#ifndef PX_ONLY
+#define PX_ONLY 0
+#endif
 
 #define STRIP 64
 
@@ -83,11 +88,14 @@ typedef int acc_t;
 typedef int16 acc16_t;
 #define convert_acc16 convert_int16
 #define COEF(t) ((t).w)
+#define ACC_MAD(c, v, a) ((a) + (c) * (v))
 #else
 typedef float acc_t;
 typedef float16 acc16_t;
 #define convert_acc16 convert_float16
 #define COEF(t) as_float ((t).z)
+/* explicit, so that conv2d_reg and conv2d_px round alike (same bytes) */
+#define ACC_MAD(c, v, a) fma ((c), (v), (a))
 #endif
 
 /* arithmetic constants of the current matrix */
@@ -243,6 +251,7 @@ store_tail (acc16_t a0, acc16_t a1, acc16_t a2, acc16_t a3, int sx, int n,
         (sample_t) v[i];
 }
 
+#if !PX_ONLY
 __kernel void
 conv2d_strips (__global const uchar * src, uint soff, int sstride,
     __global uchar * dst, uint doff, int dstride, int width, int height,
@@ -319,10 +328,13 @@ conv2d_strips (__global const uchar * src, uint soff, int sstride,
   }
 }
 
+#endif /* !PX_ONLY */
+
 /* kernels of the GPU paths, left out of the CPU program (-D CPU_ONLY=1):
  * a CPU device never runs them, and they cost build time */
 #if !CPU_ONLY
 
+#if !PX_ONLY
 #define TILE_W 64               /* samples: 16 work-items x 4 */
 #define TILE_H 16
 
@@ -450,7 +462,7 @@ conv2d_reg (__global const uchar * src, uint soff, int sstride,
         if (r - j >= 0 && r - j < K) {
 #pragma unroll
           for (int dx = 0; dx < K; dx++)
-            acc[j] += coef[(r - j) * K + dx] * v[dx];
+            acc[j] = ACC_MAD (coef[(r - j) * K + dx], v[dx], acc[j]);
         }
       }
     }
@@ -482,6 +494,8 @@ CONV2D_REG (3)
 CONV2D_REG (4)
 CONV2D_REG (5)
 
+#endif /* !PX_ONLY */
+
 /* conv2d_px<R>_<CH> (GPU, matrices up to 2 PX_MAX_R + 1 square, planes of
  * 1-sample pixels and 8-bit 4-sample pixels): no local memory and no
  * barrier. A work-item
@@ -498,7 +512,24 @@ CONV2D_REG (5)
  * keep where multiply-adds read them directly), as float on both paths:
  * the host runs the integer path here only when every partial sum is an
  * integer below 2^24, exact in float. Sums run in tap order, each step one
- * fused multiply-add (one rounding, within the float path's tolerance). */
+ * fused multiply-add (one rounding, within the float path's tolerance;
+ * conv2d_reg sums alike, so the two give the same bytes).
+ *
+ * The host builds each in a program of its own (-D PX_ONLY=1, radius,
+ * pixel size and zero pattern as defines: unrolled code compiles slowly,
+ * so no program carries kernels its stream does not run). PX_MASK has bit
+ * ky * (2R+1) + kx set for each non-zero coefficient of the (2R+1)^2
+ * square: the other taps, and rows or columns no tap reads, vanish at
+ * compile time (motion blur: 17 multiply-adds per sample instead of 49).
+ * Skipping a zero tap changes no bit of the sum (fma(0, v, a) == a).
+ *
+ * -D PX_SEP=1: a separable matrix, both 1-D passes fused: coef.c[0..K-1]
+ * is the row factor, c[K..2K-1] the column factor (mask bits likewise),
+ * each input row's row pass feeds every output row it touches: per output
+ * K (PX_ROWS + 2R) / PX_ROWS + K multiply-adds instead of K^2 (7x7: 19
+ * instead of 49). Rows outside the frame with the
+ * constant border take @border_row, sums run as in hpass_strips and
+ * vpass_strips, so the results are theirs, bit for bit. */
 #ifndef PX_NX1
 #define PX_NX1 8                /* outputs per work-item, 1-sample pixels
                                  * (a multiple of 8) */
@@ -512,6 +543,18 @@ CONV2D_REG (5)
 #ifndef PX_MAX_R
 #define PX_MAX_R 3              /* largest radius (7x7): each radius costs
                                  * build time, larger ones take conv2d_reg */
+#endif
+#ifndef PX_SEP
+#define PX_SEP 0
+#endif
+/* tap (ky, kx) of a K x K square is not zero (bits past 63: always); no
+ * PX_MASK: every tap (the host leaves it out for a full pattern, so that
+ * the generic kernel has no test at all) */
+#ifdef PX_MASK
+#define PX_TAP(ky, kx, K) ((ky) * (K) + (kx) >= 64 || \
+    ((PX_MASK >> ((ky) * (K) + (kx))) & 1) != 0)
+#else
+#define PX_TAP(ky, kx, K) 1
 #endif
 #define PX_WX 32
 #define PX_WY 4
@@ -591,13 +634,69 @@ px_store1 (__global uchar * drow, int x, float acc, PARAMS)
  * and loops left rolled put acc and the windows in (slow, off-chip) local
  * memory. #pragma cannot appear in a macro: _Pragma does. */
 #define PX_UNROLL _Pragma ("unroll")
+/* a = fma (c, v, a) on the colour lanes in use */
+#define PX_FMA(a, c, v) do { \
+    if (LANES == 3) \
+      (a) = fma ((float3) (c), (v), (a)); \
+    else \
+      (a).x = fma ((c), (v).x, (a).x); \
+  } while (0)
+
+/* What one input row @r (samples v, border-mapped row my) adds to the
+ * work-item's outputs: 2-D taps, or (PX_SEP) the row pass then the column
+ * pass. Chosen with #if, so that each kernel holds only its own code. */
+#define PX_ROW_2D(R, CH) \
+PX_UNROLL \
+    for (int j = 0; j < PX_ROWS; j++) { \
+      if (r - j >= 0 && r - j < K) { \
+PX_UNROLL \
+        for (int dx = 0; dx < K; dx++) { \
+          float c = coef.c[(r - j) * K + dx]; \
+ \
+          if (PX_TAP (r - j, dx, K)) { \
+PX_UNROLL \
+            for (int i = 0; i < NX; i++) \
+              PX_FMA (acc[j][i], c, v[i + dx]); \
+          } \
+        } \
+      } \
+    }
+
+#define PX_ROW_SEP(R, CH) \
+    float3 h[PX_NXMAX]; \
+ \
+PX_UNROLL \
+    for (int i = 0; i < NX; i++) { \
+      h[i] = 0; \
+PX_UNROLL \
+      for (int dx = 0; dx < K; dx++) \
+        if (PX_TAP (0, dx, K)) \
+          PX_FMA (h[i], coef.c[dx], v[i + dx]); \
+      if (my < 0) \
+        h[i] = (float3) (INTEGER ? (float) border_row : \
+            as_float (border_row)); \
+    } \
+PX_UNROLL \
+    for (int j = 0; j < PX_ROWS; j++) { \
+      if (r - j >= 0 && r - j < K && PX_TAP (1, r - j, K)) { \
+PX_UNROLL \
+        for (int i = 0; i < NX; i++) \
+          PX_FMA (acc[j][i], coef.c[K + r - j], h[i]); \
+      } \
+    }
+
+#if PX_SEP
+#define PX_ROW PX_ROW_SEP
+#else
+#define PX_ROW PX_ROW_2D
+#endif
 
 #define CONV2D_PX(R, CH) \
 __kernel __attribute__ ((reqd_work_group_size (PX_WX, PX_WY, 1))) void \
 conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
     __global uchar * dst, uint doff, int dstride, int width, int height, \
     int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
-    int border, PARAMS) \
+    int border, int border_row, PARAMS) \
 { \
   const int K = 2 * R + 1; \
   const int NX = CH == 4 ? PX_NX4 : PX_NX1, LANES = CH == 4 ? 3 : 1; \
@@ -649,23 +748,7 @@ PX_UNROLL \
       for (int k = 0; k < W; k++) \
         v[k].x = px_sample1 (row, cols[k], my, fbval); \
     } \
-PX_UNROLL \
-    for (int j = 0; j < PX_ROWS; j++) { \
-      if (r - j >= 0 && r - j < K) { \
-PX_UNROLL \
-        for (int dx = 0; dx < K; dx++) { \
-          float c = coef.c[(r - j) * K + dx]; \
- \
-PX_UNROLL \
-          for (int i = 0; i < NX; i++) { \
-            if (LANES == 3) \
-              acc[j][i] = fma ((float3) c, v[i + dx], acc[j][i]); \
-            else \
-              acc[j][i].x = fma (c, v[i + dx].x, acc[j][i].x); \
-          } \
-        } \
-      } \
-    } \
+    PX_ROW (R, CH); \
   } \
 PX_UNROLL \
   for (int j = 0; j < PX_ROWS; j++) { \
@@ -694,7 +777,14 @@ PX_UNROLL \
 #define CONV2D_PX_BOTH(R) CONV2D_PX (R, 1) CONV2D_PX (R, 4)
 #endif
 
+#if PX_ONLY
+/* through a second macro, so that PX_R and PX_CH expand before ## */
+#define CONV2D_PX_ONE(R, CH) CONV2D_PX (R, CH)
+CONV2D_PX_ONE (PX_R, PX_CH)
+#else
+#if PX_MAX_R >= 1
 CONV2D_PX_BOTH (1)
+#endif
 #if PX_MAX_R >= 2
 CONV2D_PX_BOTH (2)
 #endif
@@ -707,7 +797,9 @@ CONV2D_PX_BOTH (4)
 #if PX_MAX_R >= 5
 CONV2D_PX_BOTH (5)
 #endif
+#endif /* PX_ONLY */
 
+#if !PX_ONLY
 /* Separable pass 1: tmp[y][s] = sum_j row[j] * src[y][s + dx_j * ch] */
 __kernel void
 hpass_strips (__global const uchar * src, uint soff, int sstride,
@@ -732,10 +824,10 @@ hpass_strips (__global const uchar * src, uint soff, int sstride,
       acc_t c = COEF (taps[t]);
       __global const sample_t *p = srow + sx + taps[t].x * ch;
 
-      a0 += c * convert_acc16 (LOAD16 (0, p));
-      a1 += c * convert_acc16 (LOAD16 (1, p));
-      a2 += c * convert_acc16 (LOAD16 (2, p));
-      a3 += c * convert_acc16 (LOAD16 (3, p));
+      a0 = ACC_MAD ((acc16_t) c, convert_acc16 (LOAD16 (0, p)), a0);
+      a1 = ACC_MAD ((acc16_t) c, convert_acc16 (LOAD16 (1, p)), a1);
+      a2 = ACC_MAD ((acc16_t) c, convert_acc16 (LOAD16 (2, p)), a2);
+      a3 = ACC_MAD ((acc16_t) c, convert_acc16 (LOAD16 (3, p)), a3);
     }
     vstore16 (a0, 0, trow + sx);
     vstore16 (a1, 0, trow + sx + 16);
@@ -750,7 +842,8 @@ hpass_strips (__global const uchar * src, uint soff, int sstride,
 
       for (int t = 0; t < ntaps; t++) {
         int mx = map_index (x + taps[t].x, width, border);
-        acc += COEF (taps[t]) * (acc_t) (mx < 0 ? bval : srow[mx * ch + c]);
+        acc = ACC_MAD (COEF (taps[t]), (acc_t) (mx < 0 ? bval :
+                srow[mx * ch + c]), acc);
       }
       trow[s] = acc;
     }
@@ -786,18 +879,17 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
       __global const acc_t *p;
 
       if (yy < 0) {
-        acc16_t b = (acc16_t) (c * border_row);
-        a0 += b;
-        a1 += b;
-        a2 += b;
-        a3 += b;
+        a0 = ACC_MAD ((acc16_t) c, (acc16_t) border_row, a0);
+        a1 = ACC_MAD ((acc16_t) c, (acc16_t) border_row, a1);
+        a2 = ACC_MAD ((acc16_t) c, (acc16_t) border_row, a2);
+        a3 = ACC_MAD ((acc16_t) c, (acc16_t) border_row, a3);
         continue;
       }
       p = tmp + yy * tpitch + sx;
-      a0 += c * vload16 (0, p);
-      a1 += c * vload16 (1, p);
-      a2 += c * vload16 (2, p);
-      a3 += c * vload16 (3, p);
+      a0 = ACC_MAD ((acc16_t) c, vload16 (0, p), a0);
+      a1 = ACC_MAD ((acc16_t) c, vload16 (1, p), a1);
+      a2 = ACC_MAD ((acc16_t) c, vload16 (2, p), a2);
+      a3 = ACC_MAD ((acc16_t) c, vload16 (3, p), a3);
     }
     store16 (finish16 (a0, PARAM_ARGS), sx, alpha_pos, srow, drow);
     store16 (finish16 (a1, PARAM_ARGS), sx + 16, alpha_pos, srow, drow);
@@ -809,7 +901,8 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
 
       for (int t = 0; t < ntaps; t++) {
         int yy = map_index (y + taps[t].y, height, border);
-        acc += COEF (taps[t]) * (yy < 0 ? border_row : tmp[yy * tpitch + s]);
+        acc = ACC_MAD (COEF (taps[t]), yy < 0 ? border_row :
+            tmp[yy * tpitch + s], acc);
       }
       drow[s] = (s % ch) == alpha_pos ? srow[s] :
           (sample_t) finish (acc, PARAM_ARGS);
@@ -817,8 +910,10 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
   }
 }
 
+#endif /* !PX_ONLY */
 #endif /* !CPU_ONLY */
 
+#if !PX_ONLY
 /* Separable matrices on CPU devices: both passes fused, no intermediate
  * buffer. A work-item owns STRIP samples x SEP_ROWS rows; it runs the row
  * pass on each input row once (into a ring of 32 rows, enough for a 31-row
@@ -1227,3 +1322,4 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
 }
 
 #endif /* CPU_ONLY && FIXED && !DEPTH16 && !INTEGER */
+#endif /* !PX_ONLY */

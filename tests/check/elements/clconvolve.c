@@ -17,6 +17,8 @@
 
 #define VARIANT_ENV "GST_CL_CONVOLVE_VARIANT"
 #define SEPARABLE_ENV "GST_CL_CONVOLVE_SEPARABLE"
+#define PX_WAIT_ENV "GST_CL_CONVOLVE_PX_WAIT"
+#define PX_ENV "GST_CL_CONVOLVE_PX"
 
 static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_RGB,
@@ -499,6 +501,8 @@ GST_START_TEST (test_gpu_variant)
 
   g_setenv (VARIANT_ENV, "gpu", TRUE);
   g_setenv (SEPARABLE_ENV, "0", TRUE);
+  /* each one-frame element through its conv2d_px kernel where one applies */
+  g_setenv (PX_WAIT_ENV, "1", TRUE);
   for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
     for (b = 0; b < 4; b++) {
       Params p;
@@ -555,7 +559,267 @@ GST_START_TEST (test_gpu_variant)
           k % 4, &p, 50 + k);
     }
   }
+  g_unsetenv (PX_WAIT_ENV);
   g_unsetenv (SEPARABLE_ENV);
+  g_unsetenv (VARIANT_ENV);
+}
+
+GST_END_TEST;
+
+/* conv2d_px launches logged by clconvolve ("conv2d_px<R>_<CH>, taps 0x<mask>") */
+static GMutex px_log_lock;
+static GString *px_log;
+
+static void
+collect_px_log (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  const gchar *text = gst_debug_message_get (message);
+
+  if (level != GST_LEVEL_LOG || !strstr (text, "conv2d_px"))
+    return;
+  g_mutex_lock (&px_log_lock);
+  if (px_log) {
+    g_string_append (px_log, text);
+    g_string_append_c (px_log, '\n');
+  }
+  g_mutex_unlock (&px_log_lock);
+}
+
+static void
+px_log_start (void)
+{
+  static gboolean added = FALSE;
+
+  g_mutex_lock (&px_log_lock);
+  px_log = g_string_new (NULL);
+  g_mutex_unlock (&px_log_lock);
+  gst_debug_set_active (TRUE);
+  gst_debug_set_threshold_for_name ("clconvolve", GST_LEVEL_LOG);
+  /* added once and never removed: GStreamer leaks a removed entry */
+  if (!added)
+    gst_debug_add_log_function (collect_px_log, NULL, NULL);
+  added = TRUE;
+}
+
+/* whether the log since the last call holds @line; clears it */
+static gboolean
+px_log_take (const gchar * line)
+{
+  gboolean found;
+
+  g_mutex_lock (&px_log_lock);
+  found = strstr (px_log->str, line) != NULL;
+  g_string_truncate (px_log, 0);
+  g_mutex_unlock (&px_log_lock);
+  return found;
+}
+
+static void
+px_log_stop (void)
+{
+  gst_debug_unset_threshold_for_name ("clconvolve");
+  g_mutex_lock (&px_log_lock);
+  g_string_free (px_log, TRUE);
+  px_log = NULL;
+  g_mutex_unlock (&px_log_lock);
+}
+
+/* The log line of conv2d_px for matrix @p on @ch-sample planes: with
+ * @sparse the zero pattern within the (2R+1)^2 square, computed here
+ * independently (for the fused kernel of a @separable matrix, the non-zero
+ * columns, i.e. the row factor, then the non-zero rows), else every tap */
+static gchar *
+px_line (const Params * p, gint ch, gboolean separable, gboolean sparse)
+{
+  gint rx = p->width / 2, ry = p->height / 2, r = MAX (MAX (rx, ry), 1);
+  gint side = 2 * r + 1, i, j;
+  guint64 mask = 0;
+
+  for (i = 0; i < p->height; i++)
+    for (j = 0; j < p->width; j++)
+      if (!sparse)
+        mask = (G_GUINT64_CONSTANT (1) << (separable ? 2 * side :
+                side * side)) - 1;
+      else if (p->coef[i * p->width + j] != 0 && separable)
+        mask |= G_GUINT64_CONSTANT (1) << (j - rx + r) |
+            G_GUINT64_CONSTANT (1) << (side + i - ry + r);
+      else if (p->coef[i * p->width + j] != 0)
+        mask |= G_GUINT64_CONSTANT (1) << ((i - ry + r) * side + j - rx + r);
+  return g_strdup_printf ("conv2d_px%d_%d%s, taps 0x%" G_GINT64_MODIFIER "x",
+      r, ch, separable ? " separable" : "", mask);
+}
+
+/* A random matrix with about half its taps zero, never a whole row */
+static void
+params_sparse (Params * p, gint w, gint h, gboolean integer, guint32 seed)
+{
+  guint32 state = seed * 2891336453u + 7;
+  gint i;
+
+  params_random (p, w, h, integer, seed);
+  for (i = 0; i < w * h; i++)
+    if (i % w != (gint) (test_rand (&state) % w) && test_rand (&state) % 2)
+      p->coef[i] = 0;
+}
+
+/* One frame of @in through a fresh element with @p and conv2d_px off: the
+ * generic kernels (conv2d_reg, or with @separable the two passes) */
+static GstBuffer *
+generic_output (GstBuffer * in, const Params * p, gboolean separable)
+{
+  gchar *px = g_strdup (g_getenv (PX_ENV));
+  GstHarness *h;
+  GstBuffer *out;
+
+  g_setenv (PX_ENV, "off", TRUE);
+  if (separable)
+    g_setenv (SEPARABLE_ENV, "1", TRUE);
+  h = harness_new (GST_VIDEO_FORMAT_RGBA, 160, 90);
+  apply_params (h->element, p);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  gst_harness_teardown (h);
+  if (px)
+    g_setenv (PX_ENV, px, TRUE);
+  else
+    g_unsetenv (PX_ENV);
+  g_unsetenv (SEPARABLE_ENV);
+  g_free (px);
+  return out;
+}
+
+/* A stream whose frames run the generic kernels until its conv2d_px
+ * variant is built, then that: every frame checked, and bit for bit the
+ * generic kernels' output */
+static void
+check_px_switch (const Params * p, gboolean separable)
+{
+  GstHarness *h;
+  GstVideoInfo info;
+  GstBuffer *in = test_frame_new (GST_VIDEO_FORMAT_RGBA, 160, 90,
+      TEST_LAYOUT_PACKED, 9, &info), *generic;
+  gchar *line = px_line (p, 4, separable, g_getenv (PX_ENV) != NULL);
+  gboolean px = FALSE;
+  gint64 end = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+
+  generic = generic_output (in, p, separable);
+  check_output (in, &info, generic, p, "generic kernel");
+  px_log_take ("");
+  h = harness_new (GST_VIDEO_FORMAT_RGBA, 160, 90);
+  apply_params (h->element, p);
+  while (!px && g_get_monotonic_time () < end) {
+    GstBuffer *out;
+
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+        GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    px = px_log_take (line);
+    fail_unless (test_frames_equal (generic, out, &info),
+        "%s: not the generic kernel's output (%s)", px ? line :
+        "generic kernel", separable ? "separable" : "2-D");
+    gst_buffer_unref (out);
+    g_usleep (20 * 1000);
+  }
+  fail_unless (px, "never switched to %s", line);
+  gst_buffer_unref (generic);
+  gst_buffer_unref (in);
+  g_free (line);
+  gst_harness_teardown (h);
+}
+
+/* Matrices with zero taps, and separable ones, through the conv2d_px
+ * kernel specialised to them (GST_CL_CONVOLVE_PX=sparse; forced onto this
+ * device), against the reference, then the default kernels (every tap,
+ * the fused separable one); and streams switching to them */
+GST_START_TEST (test_px_sparse)
+{
+  static const gdouble int_sep[15] = { 1, 0, -1, 2, 0, -2, 3, 0, -3, 2, 0,
+    -2, 1, 0, -1
+  };
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_GRAY16_LE,
+    GST_VIDEO_FORMAT_I420
+  };
+  static const gint ks[][2] = { {7, 7}, {5, 5}, {7, 3}, {3, 5}, {7, 7} };
+  guint c;
+
+  g_setenv (VARIANT_ENV, "gpu", TRUE);
+  g_setenv (PX_WAIT_ENV, "1", TRUE);
+  g_setenv (PX_ENV, "sparse", TRUE);
+  px_log_start ();
+  for (c = 0; c < 4 * G_N_ELEMENTS (fmts); c++) {
+    GstVideoFormat format = fmts[c % G_N_ELEMENTS (fmts)];
+    gint ch = GST_VIDEO_FORMAT_INFO_PSTRIDE (gst_video_format_get_info
+        (format), 0) == 4 ? 4 : 1;
+    gboolean separable = c % 15 >= 2 * G_N_ELEMENTS (fmts);
+    gchar *line;
+    Params p;
+
+    /* the last five: default kernels */
+    if (c == 15)
+      g_unsetenv (PX_ENV);
+    params_init (&p);
+    if (c == 0 || c == 6 || c == 15)
+      params_preset (&p, REF_PRESET_MOTION_BLUR, 1, 0);
+    else if (c == 16)
+      params_sparse (&p, 5, 5, TRUE, c);
+    else if (c == 17 || c == 19)
+      params_preset (&p, REF_PRESET_GAUSSIAN, c == 17 ? 1.0 : 0.6, 0);
+    else if (c == 18)
+      params_preset (&p, REF_PRESET_SOBEL_Y, 1, 0);
+    else if (c == 10 || c == 14)
+      params_preset (&p, REF_PRESET_GAUSSIAN, c == 10 ? 1.0 : 0.6, 0);
+    else if (c == 11) {
+      memcpy (p.coef, int_sep, sizeof (int_sep));
+      p.width = 3;
+      p.height = 5;
+      p.absolute = TRUE;
+    } else if (c == 13) {
+      /* zeros in both factors, a whole row of them */
+      static const gdouble row[5] = { 1, 0, 3, 0, -1 }, col[3] = { 2, 0, -1 };
+      gint i;
+
+      p.width = 5;
+      p.height = 3;
+      for (i = 0; i < 15; i++)
+        p.coef[i] = col[i / 5] * row[i % 5];
+    } else if (c == 12)
+      params_preset (&p, REF_PRESET_BOX, 1, 2);
+    else
+      params_sparse (&p, ks[c % 5][0], ks[c % 5][1], c % 2, c);
+    p.border = c % 4;
+    p.border_value = 23 * c;
+    /* 4-sample pixels take conv2d_px on rows of whole 32-bit words */
+    run_case (format, 131 + c, 45 + 3 * c, ch == 4 ? TEST_LAYOUT_PACKED :
+        c % 4, &p, 300 + c);
+    separable = separable || c >= 17;
+    line = px_line (&p, ch, separable, c < 15);
+    fail_unless (px_log_take (line), "case %u: no %s", c, line);
+    g_free (line);
+  }
+  g_unsetenv (PX_WAIT_ENV);
+
+  /* not waiting: a sparse matrix, and a gaussian with the constant border
+   * (rows outside the frame from the border row) */
+  {
+    Params p;
+
+    params_init (&p);
+    params_sparse (&p, 7, 7, FALSE, 99);
+    g_setenv (PX_ENV, "sparse", TRUE);
+    check_px_switch (&p, FALSE);
+    g_unsetenv (PX_ENV);
+    check_px_switch (&p, FALSE);
+    params_init (&p);
+    params_preset (&p, REF_PRESET_GAUSSIAN, 1.0, 0);
+    p.border = REF_BORDER_CONSTANT;
+    p.border_value = 200;
+    check_px_switch (&p, TRUE);
+  }
+  px_log_stop ();
   g_unsetenv (VARIANT_ENV);
 }
 
@@ -1139,6 +1403,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_separable);
   tcase_add_test (tc, test_fixed_point);
   tcase_add_test (tc, test_gpu_variant);
+  tcase_add_test (tc, test_px_sparse);
   tcase_add_test (tc, test_formats_layouts);
   tcase_add_test (tc, test_large_frames);
   tcase_add_test (tc, test_float_range);
