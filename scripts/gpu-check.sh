@@ -43,16 +43,20 @@ step inspect 60 gst-inspect-1.0 clfilters
 # GPU_TESTS overrides the list (the whole list takes more than 10 minutes
 # on NVIDIA, where clhistogram and cllifecycle are slow)
 tests=${GPU_TESTS:-clcontext clhistogram clconvolve clintegral clupload clchain cloverlay \
-  cloverlay-host cllifecycle clhostile clallocation cllive}
+  cloverlay-host cloverlay-hostheights cllifecycle clhostile clallocation cllive}
 # cllifecycle makes an OpenCL context per cycle, over a thousand in all:
 # with its full counts it did not finish in 150 s on NVIDIA, so it runs its
 # quick counts there (GST_CL_TEST_QUICK: 5 cycles per element)
 [[ $parts == *tests* ]] && for t in $tests; do
   quick=; [ "$t" = cllifecycle ] && quick=1
   # GPUs blend the overlay on the device: cloverlay-host forces the host's
+  # blend, cloverlay-hostheights the device blend from bar heights the host
+  # computed (the path of intervals and devices without doubles)
   blend=; [ "$t" = cloverlay-host ] && blend=host
+  heights=; [ "$t" = cloverlay-hostheights ] && heights=host
   step "test-$t" "$tmo" env ${quick:+GST_CL_TEST_QUICK=1} \
-    ${blend:+GST_CL_HISTOGRAM_OVERLAY_BLEND=$blend} "build-gpu/tests/test-${t%-host}"
+    ${blend:+GST_CL_HISTOGRAM_OVERLAY_BLEND=$blend} \
+    ${heights:+GST_CL_HISTOGRAM_OVERLAY_HEIGHTS=$heights} "build-gpu/tests/test-${t%%-*}"
   grep -h 'Checks\|:F:\|:E:' "$logs/test-$t.log" | head -6
 done
 if [[ $parts == *bench* ]]; then
