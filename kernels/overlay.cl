@@ -59,22 +59,15 @@ graph_class (__global const uint * g, __global const ushort * heights,
   return m;
 }
 
-__kernel void
-overlay_blend (__global uchar * frame, uint off0, int stride0, uint off1,
-    int stride1, uint off2, int stride2, __global const uint * params,
-    uint tab_at, int rx, int ry, int rw, int rh)
+/* Blends the samples of frame pixel (@fx, @fy) of class @m with table @tab
+ * into @frame (planes at @off / @stride); the box starts at (@rx, @ry) */
+static void
+blend_pixel (__global uchar * frame, uint off0, int stride0, uint off1,
+    int stride1, uint off2, int stride2, __global const uint * tab, uint m,
+    int fx, int fy, int rx, int ry)
 {
-  __global const uint *tab = params + tab_at;
-  __global const uint *g = tab + TAB_GRAPH;
-  int x = get_global_id (0), y = get_global_id (1);
-  int fx = rx + x, fy = ry + y;
-  uint m, n, c;
+  uint n = tab[0], c;
 
-  if (x >= rw || y >= rh)
-    return;
-  m = g[0] ? graph_class (g, (__global const ushort *) params + g[8], fx,
-      fy) : 1u;
-  n = tab[0];
   for (c = 0; c < n; c++) {
     __global const uint *d = tab + 1 + TAB_COMP * c;
     uint plane = d[0], a = d[7], bar = tab[TAB_BARS + N_CLASSES * c + m];
@@ -101,6 +94,24 @@ overlay_blend (__global uchar * frame, uint off0, int stride0, uint off1,
   }
 }
 
+__kernel void
+overlay_blend (__global uchar * frame, uint off0, int stride0, uint off1,
+    int stride1, uint off2, int stride2, __global const uint * params,
+    uint tab_at, int rx, int ry, int rw, int rh)
+{
+  __global const uint *tab = params + tab_at;
+  __global const uint *g = tab + TAB_GRAPH;
+  int x = get_global_id (0), y = get_global_id (1);
+  uint m;
+
+  if (x >= rw || y >= rh)
+    return;
+  m = g[0] ? graph_class (g, (__global const ushort *) params + g[8],
+      rx + x, ry + y) : 1u;
+  blend_pixel (frame, off0, stride0, off1, stride1, off2, stride2, tab, m,
+      rx + x, ry + y, rx, ry);
+}
+
 #if OVERLAY_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 /* the host computes gh * f + 0.5 as a multiply, then an add: no fused
@@ -113,6 +124,39 @@ static uint
 bar_start (ulong b, uint bins, uint range)
 {
   return (uint) ((b * range + bins - 1) / bins);
+}
+
+/* The sum of the counts @h of graph column @x of @pw: it shows bar
+ * x * bins / pw (pw >= bins) or the bars b with b * pw / bins == x, either
+ * way one run of values */
+static ulong
+column_sum (__global const uint * h, uint x, uint pw, uint bins, uint range)
+{
+  ulong b0 = pw >= bins ? (ulong) x * bins / pw :
+      ((ulong) x * bins + pw - 1) / pw;
+  ulong b1 = pw >= bins ? b0 + 1 : ((ulong) (x + 1) * bins + pw - 1) / pw;
+  uint v, v1 = bar_start (b1, bins, range);
+  ulong sum = 0;
+
+  for (v = bar_start (b0, bins, range); v < v1; v++)
+    sum += h[v];
+  return sum;
+}
+
+/* A column's bar height of @gh rows, linear or log (1 + count) against
+ * the fullest column @cmax, as the host's bar_height () */
+static uint
+column_height (ulong sum, ulong cmax, uint gh, int log_scale)
+{
+  double f, t;
+
+  if (!sum)
+    return 0;
+  f = log_scale ? log1p ((double) sum) / log1p ((double) cmax) :
+      (double) sum / (double) cmax;
+  t = (double) gh * f;
+  /* any sample shows: at least one pixel */
+  return clamp ((uint) (t + 0.5), 1u, gh);
 }
 
 /* The graph's bar heights from the histogram's counts, as the host's
@@ -136,17 +180,8 @@ overlay_heights (__global const uint * counts, uint counts_at, uint range,
 
   /* column x shows bar x * bins / pw (pw >= bins) or the bars b with
    * b * pw / bins == x: either way one run of values */
-  for (x = l; x < pw; x += nl) {
-    ulong b0 = pw >= bins ? (ulong) x * bins / pw :
-        ((ulong) x * bins + pw - 1) / pw;
-    ulong b1 = pw >= bins ? b0 + 1 : ((ulong) (x + 1) * bins + pw - 1) / pw;
-    uint v, v1 = bar_start (b1, bins, range);
-    ulong sum = 0;
-
-    for (v = bar_start (b0, bins, range); v < v1; v++)
-      sum += h[v];
-    cmax = max (cmax, sum);
-  }
+  for (x = l; x < pw; x += nl)
+    cmax = max (cmax, column_sum (h, x, pw, bins, range));
   most[l] = cmax;
   barrier (CLK_LOCAL_MEM_FENCE);
   for (s = nl / 2; s > 0; s /= 2) {
@@ -156,24 +191,87 @@ overlay_heights (__global const uint * counts, uint counts_at, uint range,
   }
   cmax = most[0];
 
-  for (x = l; x < pw; x += nl) {
-    ulong b0 = pw >= bins ? (ulong) x * bins / pw :
-        ((ulong) x * bins + pw - 1) / pw;
-    ulong b1 = pw >= bins ? b0 + 1 : ((ulong) (x + 1) * bins + pw - 1) / pw;
-    uint v, v1 = bar_start (b1, bins, range), hgt = 0;
-    ulong sum = 0;
+  for (x = l; x < pw; x += nl)
+    heights[x] = column_height (column_sum (h, x, pw, bins, range), cmax, gh,
+        log_scale);
+}
 
-    for (v = bar_start (b0, bins, range); v < v1; v++)
-      sum += h[v];
-    if (sum) {
-      double f = log_scale ? log1p ((double) sum) / log1p ((double) cmax) :
-          (double) sum / (double) cmax;
-      double t = (double) gh * f;
+/* overlay_heights and overlay_blend in one launch, for the graph's box:
+ * each work-group (OVERLAY_GROUP_W columns, any number of rows) finds the
+ * fullest column of every channel from the counts itself, computes the
+ * heights of its own columns into local memory, then blends its columns
+ * of the box top to bottom. @most: n * (local size) ulongs. */
+#define MAX_CHANNELS 7
+#define OVERLAY_GROUP_W 16
 
-      /* any sample shows: at least one pixel */
-      hgt = clamp ((uint) (t + 0.5), 1u, gh);
+__kernel void
+overlay_graph (__global uchar * frame, uint off0, int stride0, uint off1,
+    int stride1, uint off2, int stride2, __global const uint * params,
+    uint tab_at, int rx, int ry, int rw, int rh,
+    __global const uint * counts, uint counts_at, uint range, uint bins,
+    uint gh, int log_scale, __local ulong * most)
+{
+  __local ushort hgt[MAX_CHANNELS * OVERLAY_GROUP_W];
+  __global const uint *tab = params + tab_at;
+  __global const uint *g = tab + TAB_GRAPH;
+  int lx = get_local_id (0), ly = get_local_id (1);
+  int lh = get_local_size (1);
+  uint l = ly * OVERLAY_GROUP_W + lx, nl = OVERLAY_GROUP_W * lh;
+  int gw = g[3], pw = g[4], gap = g[5], y;
+  uint n = min (g[6], (uint) MAX_CHANNELS), c, s, x;
+  int fx = rx + get_global_id (0), gx = fx - (int) g[1];
+
+  /* the fullest column of each channel */
+  for (c = 0; c < n; c++) {
+    __global const uint *h = counts + counts_at + (ulong) c * range;
+    ulong cmax = 0;
+
+    for (x = l; x < (uint) pw; x += nl)
+      cmax = max (cmax, column_sum (h, x, pw, bins, range));
+    most[c * nl + l] = cmax;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (s = nl / 2; s > 0; s /= 2) {
+    if (l < s)
+      for (c = 0; c < n; c++)
+        most[c * nl + l] = max (most[c * nl + l], most[c * nl + l + s]);
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+
+  /* work-item c * OVERLAY_GROUP_W + i: channel c's height in the group's
+   * column i (0 where the column shows no bar of channel c) */
+  if (l < n * OVERLAY_GROUP_W) {
+    int i = l % OVERLAY_GROUP_W, cx = fx - lx + i - (int) g[1];
+    uint hc = 0;
+
+    /* columns past the graph's width are left to the class test below */
+    c = l / OVERLAY_GROUP_W;
+    if (g[7] && cx >= 0 && pw > 0) {
+      if ((uint) (cx / (pw + gap)) != c)
+        cx = -1;
+      else
+        cx -= c * (pw + gap);
     }
-    heights[x] = hgt;
+    if (cx >= 0 && cx < pw)
+      hc = column_height (column_sum (counts + counts_at + (ulong) c * range,
+              cx, pw, bins, range), most[c * nl], gh, log_scale);
+    hgt[l] = hc;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  if (fx - rx >= rw)
+    return;
+  for (y = ly; y < rh; y += lh) {
+    int fy = ry + y, r = (int) g[2] - fy;
+    uint m = 0;
+
+    /* as graph_class (): columns outside the graph have no bars */
+    if (gx >= 0 && gx < gw && r >= 0)
+      for (c = 0; c < n; c++)
+        if (hgt[c * OVERLAY_GROUP_W + lx] > r)
+          m |= 1u << c;
+    blend_pixel (frame, off0, stride0, off1, stride1, off2, stride2, tab, m,
+        fx, fy, rx, ry);
   }
 }
 #endif
