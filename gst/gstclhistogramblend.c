@@ -360,7 +360,7 @@ fail:
 }
 
 /* The graph's box @i with its heights from @counts: one launch of
- * overlay_graph, one work-group per GRAPH_GROUP_W columns */
+ * overlay_graph, a work-item per pixel */
 static gboolean
 launch_graph (GstClHistogramBlend * blend, GstClFrame * frame,
     const GstClHistogramOverlayBox * box, guint i, cl_mem counts,
@@ -375,7 +375,7 @@ launch_graph (GstClHistogramBlend * blend, GstClFrame * frame,
   cl_int log_scale = graph->log;
   gsize nl = blend->graph_local[0] * blend->graph_local[1];
   gsize global[2] = { gst_cl_global_size (rw, GRAPH_GROUP_W),
-    blend->graph_local[1]
+    gst_cl_global_size (rh, blend->graph_local[1])
   };
   guint p;
 

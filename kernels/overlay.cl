@@ -197,10 +197,13 @@ overlay_heights (__global const uint * counts, uint counts_at, uint range,
 }
 
 /* overlay_heights and overlay_blend in one launch, for the graph's box:
- * each work-group (OVERLAY_GROUP_W columns, any number of rows) finds the
- * fullest column of every channel from the counts itself, computes the
- * heights of its own columns into local memory, then blends its columns
- * of the box top to bottom. @most: n * (local size) ulongs. */
+ * each work-group (OVERLAY_GROUP_W columns, a power of two rows) finds the
+ * fullest column of every channel from the counts itself (a few hundred
+ * counts, in cache after the first group), computes the heights of its own
+ * columns into local memory, then blends its pixels of the box, one per
+ * work-item as overlay_blend (a group looping over the box's rows took
+ * longer on an H200 than the two kernels). @most: n * (local size)
+ * ulongs. */
 #define MAX_CHANNELS 7
 #define OVERLAY_GROUP_W 16
 
@@ -217,9 +220,11 @@ overlay_graph (__global uchar * frame, uint off0, int stride0, uint off1,
   int lx = get_local_id (0), ly = get_local_id (1);
   int lh = get_local_size (1);
   uint l = ly * OVERLAY_GROUP_W + lx, nl = OVERLAY_GROUP_W * lh;
-  int gw = g[3], pw = g[4], gap = g[5], y;
+  int gw = g[3], pw = g[4], gap = g[5];
   uint n = min (g[6], (uint) MAX_CHANNELS), c, s, x;
   int fx = rx + get_global_id (0), gx = fx - (int) g[1];
+  int fy = ry + get_global_id (1), r = (int) g[2] - fy;
+  uint m = 0;
 
   /* the fullest column of each channel */
   for (c = 0; c < n; c++) {
@@ -259,19 +264,14 @@ overlay_graph (__global uchar * frame, uint off0, int stride0, uint off1,
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  if (fx - rx >= rw)
+  if (fx - rx >= rw || fy - ry >= rh)
     return;
-  for (y = ly; y < rh; y += lh) {
-    int fy = ry + y, r = (int) g[2] - fy;
-    uint m = 0;
-
-    /* as graph_class (): columns outside the graph have no bars */
-    if (gx >= 0 && gx < gw && r >= 0)
-      for (c = 0; c < n; c++)
-        if (hgt[c * OVERLAY_GROUP_W + lx] > r)
-          m |= 1u << c;
-    blend_pixel (frame, off0, stride0, off1, stride1, off2, stride2, tab, m,
-        fx, fy, rx, ry);
-  }
+  /* as graph_class (): columns outside the graph have no bars */
+  if (gx >= 0 && gx < gw && r >= 0)
+    for (c = 0; c < n; c++)
+      if (hgt[c * OVERLAY_GROUP_W + lx] > r)
+        m |= 1u << c;
+  blend_pixel (frame, off0, stride0, off1, stride1, off2, stride2, tab, m,
+      fx, fy, rx, ry);
 }
 #endif
