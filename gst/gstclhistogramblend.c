@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clhistogram's overlay blended on the device (see the header and
- * kernels/overlay.cl). Per frame: the boxes' colour tables (and the graph's
- * bar heights when the host computed them) written into pinned host memory
- * and from there, in one DMA, into a device buffer; the heights computed
- * there from the histogram's result otherwise; one launch per box; for
- * host frames one rectangle read per plane and box into the pinned memory.
- * The caller's next wait (the histogram's read, or
- * gst_cl_histogram_blend_finish ()) covers them all, then the rows are
- * copied into the frame. Both buffers grow to the largest need (no
- * allocation in steady state). Nothing waits for the upload: the frame's
- * own wait has completed it before the next frame rewrites the pinned
- * memory. */
+ * kernels/overlay.cl). Per frame: the boxes' colour tables written into a
+ * device buffer when they differ from the last ones sent (the graph's bar
+ * heights too when the host computed them), from pinned host memory, no
+ * wait; one launch per box (the graph's computes its heights from the
+ * histogram's result itself); for host frames one rectangle read per plane
+ * and box, straight into the frame when it is pinned (our pool's), else
+ * into the pinned memory and the rows copied into the frame after the
+ * caller's next wait (the histogram's read, or
+ * gst_cl_histogram_blend_finish ()), which covers them all. Both buffers
+ * grow to the largest need (no allocation in steady state). Nothing waits
+ * for the upload: the frame's own wait has completed it before the next
+ * frame rewrites the pinned memory. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -45,10 +46,6 @@ G_STATIC_ASSERT (TAB_GRAPH + 9 <= TAB_UINTS);
 /* "host": the host computes the bar heights after the histogram's read
  * (a second wait per frame), as without doubles (benchmarks and tests) */
 #define HEIGHTS_ENV "GST_CL_HISTOGRAM_OVERLAY_HEIGHTS"
-/* measurement only (comma list): "twokernels" (heights, then blend),
- * "alwaysupload", "staging" (never read into the frame), "skipupload",
- * "skipkernels", "skipread" (wrong pixels: for timing the steps) */
-#define DEV_ENV "GST_CL_HISTOGRAM_OVERLAY_DEV"
 /* overlay.cl's overlay_graph: columns per work-group, most channels */
 #define GRAPH_GROUP_W 16
 #define GRAPH_MAX_CHANNELS 7
@@ -58,15 +55,13 @@ struct _GstClHistogramBlend
   GstClBaseFilter *filter;
   GstClContext *ctx;            /* a reference: the pinned memory's */
   cl_kernel kernel;
-  cl_kernel heights;            /* from the counts; NULL without doubles */
-  cl_kernel graph;              /* heights and blend in one; idem */
-  gsize local[2], heights_local, graph_local[2];
+  cl_kernel graph;              /* heights from the counts and blend in
+                                 * one; NULL without doubles */
+  gsize local[2], graph_local[2];
   gboolean rows;
   /* the tables last written to params (none after params was replaced) */
   guint32 *tables, *sent;
   guint n_sent;
-  gboolean two_kernels, always_upload, staging, skip_upload, skip_kernels,
-      skip_read;
   cl_mem params;                /* tables, then the graph's heights */
   gsize params_size;
   cl_mem pinned;                /* CL_MEM_ALLOC_HOST_PTR, mapped for good at */
@@ -78,14 +73,6 @@ struct _GstClHistogramBlend
   gsize back_at;
   gboolean direct;              /* the boxes were read into the frame */
 };
-
-static gboolean
-dev_flag (const gchar * name)
-{
-  const gchar *v = g_getenv (DEV_ENV);
-
-  return v && strstr (v, name) != NULL;
-}
 
 static gboolean
 has_doubles (GstClContext * ctx)
@@ -132,9 +119,6 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   blend->kernel = gst_cl_base_filter_create_kernel (filter, program,
       "overlay_blend");
   if (blend->kernel && fp64)
-    blend->heights = gst_cl_base_filter_create_kernel (filter, program,
-        "overlay_heights");
-  if (blend->heights)
     blend->graph = gst_cl_base_filter_create_kernel (filter, program,
         "overlay_graph");
   clReleaseProgram (program);
@@ -149,30 +133,25 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   wg = MIN (wg, ctx->max_work_group_size);
   blend->local[0] = MIN (MAX (wg, 1), 16);
   blend->local[1] = CLAMP (wg / blend->local[0], 1, 16);
-  if (blend->heights)
-    blend->heights_local = pow2_group (ctx, blend->heights, 256);
   /* overlay_graph: GRAPH_GROUP_W columns, a power of two rows (its
-   * reduction halves the group) */
+   * reduction halves the group); a device that cannot run that many gets
+   * the heights from the host */
+  if (blend->graph && pow2_group (ctx, blend->graph, 256) < GRAPH_GROUP_W)
+    g_clear_pointer (&blend->graph, clReleaseKernel);
   if (blend->graph) {
     blend->graph_local[0] = GRAPH_GROUP_W;
-    blend->graph_local[1] = CLAMP (pow2_group (ctx, blend->graph, 256) /
-        GRAPH_GROUP_W, 1, 16);
+    blend->graph_local[1] = MIN (pow2_group (ctx, blend->graph, 256) /
+        GRAPH_GROUP_W, 16);
   }
   blend->tables = g_new (guint32, MAX_BOXES * TAB_UINTS);
   blend->sent = g_new (guint32, MAX_BOXES * TAB_UINTS);
-  blend->two_kernels = dev_flag ("twokernels");
-  blend->always_upload = dev_flag ("alwaysupload");
-  blend->staging = dev_flag ("staging");
-  blend->skip_upload = dev_flag ("skipupload");
-  blend->skip_kernels = dev_flag ("skipkernels");
-  blend->skip_read = dev_flag ("skipread");
   return blend;
 }
 
 gboolean
 gst_cl_histogram_blend_counts_heights (GstClHistogramBlend * blend)
 {
-  return blend->heights != NULL;
+  return blend->graph != NULL;
 }
 
 static void
@@ -200,8 +179,6 @@ gst_cl_histogram_blend_free (GstClHistogramBlend * blend)
   drop_host (blend);
   if (blend->kernel)
     clReleaseKernel (blend->kernel);
-  if (blend->heights)
-    clReleaseKernel (blend->heights);
   if (blend->graph)
     clReleaseKernel (blend->graph);
   g_free (blend->tables);
@@ -314,10 +291,8 @@ upload (GstClHistogramBlend * blend, const GstVideoInfo * info,
 
   for (i = 0; i < n; i++)
     fill_table (blend->tables + i * TAB_UINTS, info, &boxes[i]);
-  if (blend->skip_upload)
-    return TRUE;
   /* the common case: the same box as last frame, heights on the device */
-  from = n == blend->n_sent && !blend->always_upload &&
+  from = n == blend->n_sent &&
       !memcmp (blend->tables, blend->sent, tables_size) ? TABLES_BYTES : 0;
   to = heights_size ? TABLES_BYTES + heights_size : from ? 0 : tables_size;
   if (to <= from)
@@ -335,28 +310,6 @@ upload (GstClHistogramBlend * blend, const GstVideoInfo * info,
     blend->n_sent = 0;
   return gst_cl_base_filter_check (blend->filter, err, "clEnqueueWriteBuffer",
       BLEND_WHAT);
-}
-
-/* The heights of @graph from the counts in @counts, from uint @counts_at:
- * one work-group per channel */
-static gboolean
-launch_heights (GstClHistogramBlend * blend,
-    const GstClHistogramOverlayGraph * graph, cl_mem counts,
-    cl_uint counts_at)
-{
-  gsize local = blend->heights_local, global = graph->n * local;
-  cl_uint range = graph->range, bins = graph->bins, pw = graph->pw;
-  cl_uint gh = graph->gh, at = HEIGHTS_AT;
-  cl_int log_scale = graph->log;
-
-  GST_CL_LAUNCH (blend->filter, blend->heights, 1, &global, &local,
-      BLEND_WHAT, GST_CL_ARG (counts), GST_CL_ARG (counts_at),
-      GST_CL_ARG (range), GST_CL_ARG (bins), GST_CL_ARG (pw), GST_CL_ARG (gh),
-      GST_CL_ARG (log_scale), GST_CL_ARG (blend->params), GST_CL_ARG (at),
-      GST_CL_ARG_LOCAL (local * sizeof (cl_ulong)));
-  return TRUE;
-fail:
-  return FALSE;
 }
 
 /* The graph's box @i with its heights from @counts: one launch of
@@ -435,8 +388,6 @@ reads_into_frame (GstClHistogramBlend * blend, GstClFrame * frame)
 {
   guint i, n = gst_buffer_n_memory (frame->buffer);
 
-  if (blend->staging)
-    return FALSE;
   for (i = 0; i < n; i++)
     if (!gst_cl_memory_is_pinned (gst_buffer_peek_memory (frame->buffer, i)))
       return FALSE;
@@ -459,7 +410,7 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
 
   g_return_val_if_fail (n_boxes <= MAX_BOXES, FALSE);
   g_return_val_if_fail (GST_VIDEO_INFO_N_PLANES (info) <= 3, FALSE);
-  g_return_val_if_fail (!device_heights || (blend->heights && counts),
+  g_return_val_if_fail (!device_heights || (blend->graph && counts),
       FALSE);
   GST_LOG_OBJECT (blend->filter, "%u boxes blended on the device, %s, "
       "heights from the %s", n_boxes, frame->on_device ? "in device memory" :
@@ -490,20 +441,17 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
   if (!ensure_host (blend, blend->back_at + back_size) ||
       !upload (blend, info, boxes, n_boxes, graph))
     return FALSE;
-  if (device_heights && blend->two_kernels &&
-      !launch_heights (blend, graph, counts, counts_at))
-    return FALSE;
-  for (i = 0; i < n_boxes && !blend->skip_kernels; i++) {
+  for (i = 0; i < n_boxes; i++) {
     if (boxes[i].w <= 0 || boxes[i].h <= 0)
       continue;
-    if (device_heights && boxes[i].graph && !blend->two_kernels) {
+    if (device_heights && boxes[i].graph) {
       if (!launch_graph (blend, frame, &boxes[i], i, counts, counts_at))
         return FALSE;
     } else if (!launch_box (blend, frame, &boxes[i], i)) {
       return FALSE;
     }
   }
-  if (frame->on_device || blend->skip_read)
+  if (frame->on_device)
     return TRUE;                /* device memory: nothing moves */
 
   /* after every launch: edges may cover the graph's box */

@@ -3,7 +3,7 @@
  * (gstclhistogramblend.c), the same arithmetic as the host blender in
  * gstclhistogramoverlay.c, so both give the same bytes. OpenCL C 1.2. The
  * frame's layout comes in a table, so one program serves every format;
- * -DOVERLAY_FP64=1 (devices with doubles) adds overlay_heights.
+ * -DOVERLAY_FP64=1 (devices with doubles) adds overlay_graph.
  *
  * A box is a rectangle (rx, ry, rw, rh) of frame pixels; each pixel has a
  * class (0 = background, else a mask of channels whose bars reach it),
@@ -159,51 +159,16 @@ column_height (ulong sum, ulong cmax, uint gh, int log_scale)
   return clamp ((uint) (t + 0.5), 1u, gh);
 }
 
-/* The graph's bar heights from the histogram's counts, as the host's
- * channel_heights () computes them: one work-group per channel (local size
- * a power of two), @counts[@counts_at + c * range + v] the count of value
- * v, @pw
- * columns of @gh rows, linear or log (1 + count) against the fullest
- * column; written to @heights[c * pw + x] (ushort, from ushort @at of
- * @out) */
-__kernel void
-overlay_heights (__global const uint * counts, uint counts_at, uint range,
-    uint bins,
-    uint pw, uint gh, int log_scale, __global ushort * out, uint at,
-    __local ulong * most)
-{
-  uint c = get_group_id (0), l = get_local_id (0), nl = get_local_size (0);
-  __global const uint *h = counts + counts_at + (ulong) c * range;
-  __global ushort *heights = out + at + c * pw;
-  ulong cmax = 0;
-  uint x, s;
-
-  /* column x shows bar x * bins / pw (pw >= bins) or the bars b with
-   * b * pw / bins == x: either way one run of values */
-  for (x = l; x < pw; x += nl)
-    cmax = max (cmax, column_sum (h, x, pw, bins, range));
-  most[l] = cmax;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  for (s = nl / 2; s > 0; s /= 2) {
-    if (l < s)
-      most[l] = max (most[l], most[l + s]);
-    barrier (CLK_LOCAL_MEM_FENCE);
-  }
-  cmax = most[0];
-
-  for (x = l; x < pw; x += nl)
-    heights[x] = column_height (column_sum (h, x, pw, bins, range), cmax, gh,
-        log_scale);
-}
-
-/* overlay_heights and overlay_blend in one launch, for the graph's box:
+/* The graph's box with its bar heights computed from the histogram's
+ * counts, as the host's channel_heights () computes them (the same column
+ * sums, fullest column and linear or log rounding, in double precision):
  * each work-group (OVERLAY_GROUP_W columns, a power of two rows) finds the
  * fullest column of every channel from the counts itself (a few hundred
  * counts, in cache after the first group), computes the heights of its own
  * columns into local memory, then blends its pixels of the box, one per
- * work-item as overlay_blend (a group looping over the box's rows took
- * longer on an H200 than the two kernels). @most: n * (local size)
- * ulongs. */
+ * work-item as overlay_blend (groups looping over the box's rows took
+ * longer on an H200 than separate heights and blend kernels). @most:
+ * n * (local size) ulongs. */
 #define MAX_CHANNELS 7
 #define OVERLAY_GROUP_W 16
 
