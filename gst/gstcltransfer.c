@@ -687,7 +687,6 @@ gst_cl_frame_read_rect (GstClFrame * frame, const GstVideoInfo * info,
 
     if (!plane_rect (frame, info, p, rect, rows, &r))
       continue;
-
     if (r.rows) {
       err = clEnqueueReadBuffer (t->ctx->queue, frame->mem, CL_FALSE,
           r.start, r.size, staging ? host : host + r.y0 * stride + r.x0, 0,
