@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clhistogram's overlay blended on the device (see the header and
- * kernels/overlay.cl). Per frame: the boxes' colour tables (and the graph's
- * bar heights when the host computed them) written into pinned host memory
- * and from there, in one DMA, into a device buffer; the heights computed
- * there from the histogram's result otherwise; one launch per box; for
- * host frames one rectangle read per plane and box into the pinned memory.
- * The caller's next wait (the histogram's read, or
- * gst_cl_histogram_blend_finish ()) covers them all, then the rows are
- * copied into the frame. Both buffers grow to the largest need (no
- * allocation in steady state). Nothing waits for the upload: the frame's
- * own wait has completed it before the next frame rewrites the pinned
- * memory. */
+ * kernels/overlay.cl). Per frame: the boxes' colour tables written into a
+ * device buffer when they differ from the last ones sent (the graph's bar
+ * heights too when the host computed them), from pinned host memory, no
+ * wait; one launch per box (the graph's computes its heights from the
+ * histogram's result itself); for host frames one rectangle read per plane
+ * and box, straight into the frame when it is pinned (our pool's), else
+ * into the pinned memory and the rows copied into the frame after the
+ * caller's next wait (the histogram's read, or
+ * gst_cl_histogram_blend_finish ()), which covers them all. Both buffers
+ * grow to the largest need (no allocation in steady state). Nothing waits
+ * for the upload: the frame's own wait has completed it before the next
+ * frame rewrites the pinned memory. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "gstclhistogramblend.h"
+#include "gstclpool.h"
 
 #define GST_CAT_DEFAULT gst_cl_debug
 
@@ -44,15 +46,22 @@ G_STATIC_ASSERT (TAB_GRAPH + 9 <= TAB_UINTS);
 /* "host": the host computes the bar heights after the histogram's read
  * (a second wait per frame), as without doubles (benchmarks and tests) */
 #define HEIGHTS_ENV "GST_CL_HISTOGRAM_OVERLAY_HEIGHTS"
+/* overlay.cl's overlay_graph: columns per work-group, most channels */
+#define GRAPH_GROUP_W 16
+#define GRAPH_MAX_CHANNELS 7
 
 struct _GstClHistogramBlend
 {
   GstClBaseFilter *filter;
   GstClContext *ctx;            /* a reference: the pinned memory's */
   cl_kernel kernel;
-  cl_kernel heights;            /* from the counts; NULL without doubles */
-  gsize local[2], heights_local;
+  cl_kernel graph;              /* heights from the counts and blend in
+                                 * one; NULL without doubles */
+  gsize local[2], graph_local[2];
   gboolean rows;
+  /* the tables last written to params (none after params was replaced) */
+  guint32 *tables, *sent;
+  guint n_sent;
   cl_mem params;                /* tables, then the graph's heights */
   gsize params_size;
   cl_mem pinned;                /* CL_MEM_ALLOC_HOST_PTR, mapped for good at */
@@ -62,6 +71,7 @@ struct _GstClHistogramBlend
   gint rect[MAX_BOXES][4];
   guint n_rects;
   gsize back_at;
+  gboolean direct;              /* the boxes were read into the frame */
 };
 
 static gboolean
@@ -109,10 +119,10 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   blend->kernel = gst_cl_base_filter_create_kernel (filter, program,
       "overlay_blend");
   if (blend->kernel && fp64)
-    blend->heights = gst_cl_base_filter_create_kernel (filter, program,
-        "overlay_heights");
+    blend->graph = gst_cl_base_filter_create_kernel (filter, program,
+        "overlay_graph");
   clReleaseProgram (program);
-  if (!blend->kernel || (fp64 && !blend->heights)) {
+  if (!blend->kernel || (fp64 && !blend->graph)) {
     gst_cl_histogram_blend_free (blend);
     return NULL;
   }
@@ -123,15 +133,25 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   wg = MIN (wg, ctx->max_work_group_size);
   blend->local[0] = MIN (MAX (wg, 1), 16);
   blend->local[1] = CLAMP (wg / blend->local[0], 1, 16);
-  if (blend->heights)
-    blend->heights_local = pow2_group (ctx, blend->heights, 256);
+  /* overlay_graph: GRAPH_GROUP_W columns, a power of two rows (its
+   * reduction halves the group); a device that cannot run that many gets
+   * the heights from the host */
+  if (blend->graph && pow2_group (ctx, blend->graph, 256) < GRAPH_GROUP_W)
+    g_clear_pointer (&blend->graph, clReleaseKernel);
+  if (blend->graph) {
+    blend->graph_local[0] = GRAPH_GROUP_W;
+    blend->graph_local[1] = MIN (pow2_group (ctx, blend->graph, 256) /
+        GRAPH_GROUP_W, 16);
+  }
+  blend->tables = g_new (guint32, MAX_BOXES * TAB_UINTS);
+  blend->sent = g_new (guint32, MAX_BOXES * TAB_UINTS);
   return blend;
 }
 
 gboolean
 gst_cl_histogram_blend_counts_heights (GstClHistogramBlend * blend)
 {
-  return blend->heights != NULL;
+  return blend->graph != NULL;
 }
 
 static void
@@ -159,8 +179,10 @@ gst_cl_histogram_blend_free (GstClHistogramBlend * blend)
   drop_host (blend);
   if (blend->kernel)
     clReleaseKernel (blend->kernel);
-  if (blend->heights)
-    clReleaseKernel (blend->heights);
+  if (blend->graph)
+    clReleaseKernel (blend->graph);
+  g_free (blend->tables);
+  g_free (blend->sent);
   if (blend->params)
     clReleaseMemObject (blend->params);
   gst_object_unref (blend->ctx);
@@ -251,45 +273,79 @@ find_graph (const GstClHistogramOverlayBox * boxes, guint n)
   return NULL;
 }
 
-/* Fills the pinned memory with the tables of @boxes and the host's heights
- * of @graph (if any) and enqueues one write of @size bytes of it into
- * blend->params */
+/* Writes the tables of @boxes into blend->params unless they are there
+ * already, and the host's heights of @graph (if any) after them: through
+ * the pinned memory, no wait */
 static gboolean
 upload (GstClHistogramBlend * blend, const GstVideoInfo * info,
     const GstClHistogramOverlayBox * boxes, guint n,
-    const GstClHistogramOverlayGraph * graph, gsize size)
+    const GstClHistogramOverlayGraph * graph)
 {
+  gsize tables_size = (gsize) n * TAB_UINTS * sizeof (guint32);
+  gboolean host_heights = graph && graph->n && graph->heights;
+  gsize heights_size = host_heights ?
+      (gsize) graph->n * graph->pw * sizeof (guint16) : 0;
+  gsize from, to;
   cl_int err;
   guint i;
 
   for (i = 0; i < n; i++)
-    fill_table ((guint32 *) blend->host + i * TAB_UINTS, info, &boxes[i]);
-  if (graph && graph->n && graph->heights)
-    memcpy (blend->host + TABLES_BYTES, graph->heights,
-        (gsize) graph->n * graph->pw * sizeof (guint16));
-  err = clEnqueueWriteBuffer (blend->ctx->queue, blend->params, CL_FALSE, 0,
-      size, blend->host, 0, NULL, NULL);
+    fill_table (blend->tables + i * TAB_UINTS, info, &boxes[i]);
+  /* the common case: the same box as last frame, heights on the device */
+  from = n == blend->n_sent &&
+      !memcmp (blend->tables, blend->sent, tables_size) ? TABLES_BYTES : 0;
+  to = heights_size ? TABLES_BYTES + heights_size : from ? 0 : tables_size;
+  if (to <= from)
+    return TRUE;
+  if (from == 0) {
+    memcpy (blend->host, blend->tables, tables_size);
+    memcpy (blend->sent, blend->tables, tables_size);
+    blend->n_sent = n;
+  }
+  if (heights_size)
+    memcpy (blend->host + TABLES_BYTES, graph->heights, heights_size);
+  err = clEnqueueWriteBuffer (blend->ctx->queue, blend->params, CL_FALSE,
+      from, to - from, blend->host + from, 0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    blend->n_sent = 0;
   return gst_cl_base_filter_check (blend->filter, err, "clEnqueueWriteBuffer",
       BLEND_WHAT);
 }
 
-/* The heights of @graph from the counts in @counts, from uint @counts_at:
- * one work-group per channel */
+/* The graph's box @i with its heights from @counts: one launch of
+ * overlay_graph, a work-item per pixel */
 static gboolean
-launch_heights (GstClHistogramBlend * blend,
-    const GstClHistogramOverlayGraph * graph, cl_mem counts,
+launch_graph (GstClHistogramBlend * blend, GstClFrame * frame,
+    const GstClHistogramOverlayBox * box, guint i, cl_mem counts,
     cl_uint counts_at)
 {
-  gsize local = blend->heights_local, global = graph->n * local;
-  cl_uint range = graph->range, bins = graph->bins, pw = graph->pw;
-  cl_uint gh = graph->gh, at = HEIGHTS_AT;
+  const GstClHistogramOverlayGraph *graph = box->graph;
+  cl_uint off[3] = { 0, 0, 0 };
+  cl_int stride[3] = { 0, 0, 0 };
+  cl_uint tab_at = i * TAB_UINTS;
+  cl_int rx = box->x, ry = box->y, rw = box->w, rh = box->h;
+  cl_uint range = graph->range, bins = graph->bins, gh = graph->gh;
   cl_int log_scale = graph->log;
+  gsize nl = blend->graph_local[0] * blend->graph_local[1];
+  gsize global[2] = { gst_cl_global_size (rw, GRAPH_GROUP_W),
+    gst_cl_global_size (rh, blend->graph_local[1])
+  };
+  guint p;
 
-  GST_CL_LAUNCH (blend->filter, blend->heights, 1, &global, &local,
-      BLEND_WHAT, GST_CL_ARG (counts), GST_CL_ARG (counts_at),
-      GST_CL_ARG (range), GST_CL_ARG (bins), GST_CL_ARG (pw), GST_CL_ARG (gh),
-      GST_CL_ARG (log_scale), GST_CL_ARG (blend->params), GST_CL_ARG (at),
-      GST_CL_ARG_LOCAL (local * sizeof (cl_ulong)));
+  for (p = 0; p < MIN (frame->n_planes, 3); p++) {
+    off[p] = frame->offset[p];
+    stride[p] = frame->stride[p];
+  }
+  GST_CL_LAUNCH (blend->filter, blend->graph, 2, global, blend->graph_local,
+      BLEND_WHAT, GST_CL_ARG (frame->mem), GST_CL_ARG (off[0]),
+      GST_CL_ARG (stride[0]), GST_CL_ARG (off[1]), GST_CL_ARG (stride[1]),
+      GST_CL_ARG (off[2]), GST_CL_ARG (stride[2]),
+      GST_CL_ARG (blend->params), GST_CL_ARG (tab_at), GST_CL_ARG (rx),
+      GST_CL_ARG (ry), GST_CL_ARG (rw), GST_CL_ARG (rh), GST_CL_ARG (counts),
+      GST_CL_ARG (counts_at), GST_CL_ARG (range), GST_CL_ARG (bins),
+      GST_CL_ARG (gh), GST_CL_ARG (log_scale),
+      GST_CL_ARG_LOCAL (MIN (graph->n, GRAPH_MAX_CHANNELS) * nl *
+          sizeof (cl_ulong)));
   return TRUE;
 fail:
   return FALSE;
@@ -324,6 +380,20 @@ fail:
   return FALSE;
 }
 
+/* Whether the boxes can be read straight into the host frame: its memory
+ * is pinned (DMA); pageable memory goes through the pinned staging memory
+ * (NVIDIA copies rectangles into pageable memory row by row) */
+static gboolean
+reads_into_frame (GstClHistogramBlend * blend, GstClFrame * frame)
+{
+  guint i, n = gst_buffer_n_memory (frame->buffer);
+
+  for (i = 0; i < n; i++)
+    if (!gst_cl_memory_is_pinned (gst_buffer_peek_memory (frame->buffer, i)))
+      return FALSE;
+  return n > 0;
+}
+
 gboolean
 gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
     GstClFrame * frame, const GstVideoInfo * info,
@@ -334,16 +404,18 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
   gboolean device_heights = graph && graph->n && !graph->heights;
   /* at most 7 channels of 16384 columns (the box's pspec limit) */
   gsize heights_bytes = graph ? (gsize) graph->n * graph->pw * 2 : 0;
-  gsize up_size, back_size = 0, at;
+  gsize up_size, back_size = 0, at, params_size = blend->params_size;
+  gboolean direct = !frame->on_device && reads_into_frame (blend, frame);
   guint i;
 
   g_return_val_if_fail (n_boxes <= MAX_BOXES, FALSE);
   g_return_val_if_fail (GST_VIDEO_INFO_N_PLANES (info) <= 3, FALSE);
-  g_return_val_if_fail (!device_heights || (blend->heights && counts),
+  g_return_val_if_fail (!device_heights || (blend->graph && counts),
       FALSE);
   GST_LOG_OBJECT (blend->filter, "%u boxes blended on the device, %s, "
       "heights from the %s", n_boxes, frame->on_device ? "in device memory" :
-      "read back", device_heights ? "device" : "host");
+      direct ? "read into the frame" : "read back", device_heights ?
+      "device" : "host");
   blend->n_rects = 0;
   up_size = TABLES_BYTES + (device_heights ? 0 : heights_bytes);
   for (i = 0; i < n_boxes; i++) {
@@ -351,8 +423,9 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
     blend->rect[i][1] = boxes[i].y;
     blend->rect[i][2] = boxes[i].w;
     blend->rect[i][3] = boxes[i].h;
-    back_size += gst_cl_frame_rect_size (frame, info, blend->rect[i],
-        blend->rows);
+    if (!direct)
+      back_size += gst_cl_frame_rect_size (frame, info, blend->rect[i],
+          blend->rows);
   }
   blend->back_at = gst_cl_round_up (up_size, 64);
   if (!gst_cl_base_filter_check_alloc_size (blend->filter,
@@ -360,27 +433,37 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
           "make overlay-width smaller") ||
       !gst_cl_buffer_ensure (GST_ELEMENT (blend->filter), blend->ctx,
           CL_MEM_READ_WRITE, TABLES_BYTES + heights_bytes, &blend->params,
-          &blend->params_size) ||
-      !ensure_host (blend, blend->back_at + back_size) ||
-      !upload (blend, info, boxes, n_boxes, graph, up_size))
+          &blend->params_size))
     return FALSE;
-  if (device_heights && !launch_heights (blend, graph, counts, counts_at))
+  /* a new params buffer holds no tables */
+  if (blend->params_size != params_size)
+    blend->n_sent = 0;
+  if (!ensure_host (blend, blend->back_at + back_size) ||
+      !upload (blend, info, boxes, n_boxes, graph))
     return FALSE;
-  for (i = 0; i < n_boxes; i++)
-    if (boxes[i].w > 0 && boxes[i].h > 0 &&
-        !launch_box (blend, frame, &boxes[i], i))
+  for (i = 0; i < n_boxes; i++) {
+    if (boxes[i].w <= 0 || boxes[i].h <= 0)
+      continue;
+    if (device_heights && boxes[i].graph) {
+      if (!launch_graph (blend, frame, &boxes[i], i, counts, counts_at))
+        return FALSE;
+    } else if (!launch_box (blend, frame, &boxes[i], i)) {
       return FALSE;
-  if (!back_size)
+    }
+  }
+  if (frame->on_device)
     return TRUE;                /* device memory: nothing moves */
 
   /* after every launch: edges may cover the graph's box */
   for (i = 0, at = blend->back_at; i < n_boxes; i++) {
     if (!gst_cl_frame_read_rect (frame, info, blend->rect[i], blend->rows,
-            blend->host + at))
+            direct ? NULL : blend->host + at))
       return FALSE;
-    at += gst_cl_frame_rect_size (frame, info, blend->rect[i], blend->rows);
+    if (!direct)
+      at += gst_cl_frame_rect_size (frame, info, blend->rect[i], blend->rows);
   }
   blend->n_rects = n_boxes;
+  blend->direct = direct;
   return TRUE;
 }
 
@@ -397,7 +480,7 @@ gst_cl_histogram_blend_finish (GstClHistogramBlend * blend,
           clFinish (blend->ctx->queue), "clFinish", BLEND_WHAT))
     return FALSE;
   gst_cl_frame_set_queue_idle (frame);
-  for (i = 0, at = blend->back_at; i < blend->n_rects; i++) {
+  for (i = 0, at = blend->back_at; i < blend->n_rects && !blend->direct; i++) {
     gst_cl_frame_put_rect (frame, info, blend->rect[i], blend->rows,
         blend->host + at);
     at += gst_cl_frame_rect_size (frame, info, blend->rect[i], blend->rows);

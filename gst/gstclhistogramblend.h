@@ -23,7 +23,8 @@ gboolean gst_cl_histogram_blend_counts_heights (GstClHistogramBlend * blend);
 
 /* Enqueues the blend of @boxes, in order, into @frame (of @info, mapped
  * with gst_cl_base_filter_map_in_place()) and, for host memory, the reads
- * of the boxes' rectangles. A graph without heights takes them from the
+ * of the boxes' rectangles (straight into @frame when its memory is our
+ * pool's pinned memory). A graph without heights takes them from the
  * frame's counts: @n channels of range uints from uint @counts_at of
  * @counts (the histogram's result; enqueued before on the same queue).
  * FALSE with the error posted on failure. */

@@ -680,24 +680,35 @@ gst_cl_frame_read_rect (GstClFrame * frame, const GstVideoInfo * info,
   frame->queue_idle = FALSE;
   for (p = 0; p < frame->n_planes && err == CL_SUCCESS; p++) {
     gsize stride = frame->stride[p];
+    /* no staging: straight into the host frame (same pitch as the device
+     * copy), its pixels at the same place */
+    guint8 *host = staging ? staging :
+        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame->vframe, p);
 
     if (!plane_rect (frame, info, p, rect, rows, &r))
       continue;
     if (r.rows) {
       err = clEnqueueReadBuffer (t->ctx->queue, frame->mem, CL_FALSE,
-          r.start, r.size, staging, 0, NULL, NULL);
+          r.start, r.size, staging ? host : host + r.y0 * stride + r.x0, 0,
+          NULL, NULL);
     } else {
       /* the plane starts on a row: the origin is (x0, its row + y0) */
       gsize buffer_origin[3] = { r.x0, frame->offset[p] / stride + r.y0, 0 };
       gsize host_origin[3] = { 0, 0, 0 };
       gsize region[3] = { r.x1 - r.x0, r.y1 - r.y0, 1 };
+      gsize host_pitch = staging ? region[0] : stride;
 
+      if (!staging) {
+        host_origin[0] = r.x0;
+        host_origin[1] = r.y0;
+      }
       call = "clEnqueueReadBufferRect";
       err = clEnqueueReadBufferRect (t->ctx->queue, frame->mem, CL_FALSE,
-          buffer_origin, host_origin, region, stride, 0, region[0], 0,
-          staging, 0, NULL, NULL);
+          buffer_origin, host_origin, region, stride, 0, host_pitch, 0,
+          host, 0, NULL, NULL);
     }
-    staging += gst_cl_round_up (r.size, STAGING_ALIGN);
+    if (staging)
+      staging += gst_cl_round_up (r.size, STAGING_ALIGN);
   }
   return check (t, err, call, "Could not read the drawn overlay back from the OpenCL device");
 }

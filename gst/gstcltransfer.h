@@ -88,8 +88,9 @@ gboolean gst_cl_frame_map_in_place (GstClTransfer * transfer,
  * @rows one linear read of whole rows) into @staging (host memory of
  * gst_cl_frame_rect_size() bytes; pinned memory makes them DMA); once the
  * queue has run them, gst_cl_frame_put_rect() copies them into the host
- * frame. Nothing to do for device memory (the kernels changed the buffer's
- * own memory): size 0. */
+ * frame. @staging NULL: the reads go straight into the host frame (worth
+ * it for pinned memory only; nothing to put then). Nothing to do for device
+ * memory (the kernels changed the buffer's own memory): size 0. */
 gsize gst_cl_frame_rect_size (const GstClFrame * frame,
     const GstVideoInfo * info, const gint rect[4], gboolean rows);
 gboolean gst_cl_frame_read_rect (GstClFrame * frame,

@@ -574,6 +574,87 @@ run_case (GstVideoFormat format, gint w, gint hgt, TestLayout layout,
 
 /* ---- tests ---- */
 
+/* Frames from the element's own pool (pinned memory on GPUs: the device
+ * blender reads the drawn box straight into them), pushed without another
+ * reference so they are drawn in place, three frames in a row per caps (the
+ * same tables each time: only the first frame writes them) */
+GST_START_TEST (test_pool_frames)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12,
+    GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE,
+  };
+  static const gint sizes[][2] = { {641, 479}, {1920, 1080} };
+  guint f, si, i;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (si = 0; si < G_N_ELEMENTS (sizes); si++) {
+      Look l = default_look;
+      GstBus *bus;
+      GstHarness *h;
+      GstCaps *caps = test_caps_new (formats[f], sizes[si][0], sizes[si][1]);
+      GstQuery *q = gst_query_new_allocation (caps, TRUE);
+      GstBufferPool *pool = NULL;
+
+      l.parade = si == 1;
+      h = new_harness (&bus, &l, FALSE);
+      gst_harness_set_src_caps (h, gst_caps_ref (caps));
+      fail_unless (gst_pad_peer_query (h->srcpad, q));
+      /* GPUs offer their pinned pool; elsewhere a plain video pool */
+      if (gst_query_get_n_allocation_pools (q) > 0)
+        gst_query_parse_nth_allocation_pool (q, 0, &pool, NULL, NULL, NULL);
+      if (!pool) {
+        GstStructure *config;
+        GstVideoInfo vi;
+
+        fail_unless (gst_video_info_from_caps (&vi, caps));
+        pool = gst_video_buffer_pool_new ();
+        config = gst_buffer_pool_get_config (pool);
+        gst_buffer_pool_config_set_params (config, caps, vi.size, 2, 0);
+        fail_unless (gst_buffer_pool_set_config (pool, config));
+      }
+      fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+      for (i = 0; i < 3; i++) {
+        GstVideoInfo info;
+        GstBuffer *src = test_frame_new (formats[f], sizes[si][0],
+            sizes[si][1], TEST_LAYOUT_PACKED, 31 * i + f, &info);
+        GstBuffer *in = NULL, *out;
+        GstVideoFrame a, b;
+        Model m;
+        gchar *what = g_strdup_printf ("%s %dx%d pool frame %u",
+            gst_video_format_to_string (formats[f]), sizes[si][0],
+            sizes[si][1], i);
+
+        fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &in,
+                NULL), GST_FLOW_OK);
+        fail_unless (gst_video_frame_map (&a, &info, src, GST_MAP_READ));
+        fail_unless (gst_video_frame_map (&b, &info, in, GST_MAP_WRITE));
+        fail_unless (gst_video_frame_copy (&b, &a));
+        gst_video_frame_unmap (&b);
+        gst_video_frame_unmap (&a);
+        /* the reference: what went in, padding bytes included */
+        gst_buffer_unref (src);
+        src = gst_buffer_copy_deep (in);
+        fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+        out = gst_harness_pull (h);
+        model_init (&m, &l, &info, &src, 1);
+        check_outside_identical (src, out, &info, &m, what);
+        check_inside (out, &info, &m, FALSE, what);
+        model_clear (&m);
+        gst_buffer_unref (out);
+        gst_buffer_unref (src);
+        g_free (what);
+      }
+      fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+      gst_object_unref (pool);
+      gst_query_unref (q);
+      gst_caps_unref (caps);
+      test_free_harness (h, bus);
+    }
+}
+
+GST_END_TEST;
+
 /* every format, 1x1, 3x5, 641x479 (padded and split layouts): solid frames
  * (one bar per channel, full height) and random ones, both paths */
 GST_START_TEST (test_all_formats)
@@ -1408,6 +1489,7 @@ cloverlay_suite (void)
   tcase_add_test (tc, test_roi_outline);
   tcase_add_test (tc, test_positions_sizes_modes);
   tcase_add_test (tc, test_all_formats);
+  tcase_add_test (tc, test_pool_frames);
   return s;
 }
 
