@@ -1298,7 +1298,11 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   static const gsize px_local[2] = { PX_WX, PX_WY };
   cl_kernel kernel = px_kernel (self, ks, pl, p, in, out);
   gint nx = pl->ch == 4 ? self->px_nx4 : self->px_nx1;
-  cl_int aligned8 = (in->offset[p] | in->stride[p]) % 8 == 0;
+  /* bit 0: source rows in 8-byte words; bit 1: source and destination
+   * rows in 16-byte units (see conv2d_px) */
+  cl_int align = ((in->offset[p] | in->stride[p]) % 8 == 0) |
+      ((in->offset[p] | in->stride[p] | out->offset[p] | out->stride[p]) %
+      16 == 0) << 1;
   gsize g[2];
 
   if (!kernel)
@@ -1311,7 +1315,7 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   g[1] = gst_cl_global_size ((pl->height + self->px_rows - 1) /
       self->px_rows, PX_WY);
   GST_CL_LAUNCH (self, kernel, 2, g, px_local, CONV_WHAT,
-      FRAME_ARGS (in, out, p, c), GST_CL_ARG (aligned8),
+      FRAME_ARGS (in, out, p, c), GST_CL_ARG (align),
       GST_CL_ARG (self->px_coef), GST_CL_ARG (c->bval),
       GST_CL_ARG (c->border), GST_CL_ARG (c->border_row), PARAM_ARGS (c));
   *ok = TRUE;

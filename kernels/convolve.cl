@@ -590,6 +590,18 @@ px_pixel4 (__global const uchar * row, int col, int my, int ashift,
       sample_to_float ((p >> 8) & 0xff), sample_to_float ((p >> 16) & 0xff));
 }
 
+/* The colour samples of a 4-sample pixel held in @p (@my -1: the border
+ * row) */
+inline float3
+px_word4 (uint p, int my, int ashift, float fbval)
+{
+  p >>= ashift;
+  if (my < 0)
+    return (float3) fbval;
+  return (float3) (sample_to_float (p & 0xff),
+      sample_to_float ((p >> 8) & 0xff), sample_to_float ((p >> 16) & 0xff));
+}
+
 /* The same for 1-sample pixels */
 inline float
 px_sample1 (__global const uchar * row, int col, int my, float fbval)
@@ -620,6 +632,30 @@ px_store4 (__global const uchar * srow, __global uchar * drow, int x,
       finish ((acc_t) acc.z, PARAM_ARGS) << 16;
 
   ((__global uint *) drow)[x] = (p << ashift) | keep;
+}
+
+/* The same for the 4 pixels from @x (a multiple of 4) in one 16-byte store */
+inline void
+px_store4x4 (__global const uchar * srow, __global uchar * drow, int x,
+    int alpha_pos, int ashift, const float3 * acc, PARAMS)
+{
+  uint4 keep = ((__global const uint4 *) srow)[x / 4] &
+      (uint4) (0xffu << (8 * alpha_pos));
+  uint4 p;
+
+  p.s0 = finish ((acc_t) acc[0].x, PARAM_ARGS) |
+      finish ((acc_t) acc[0].y, PARAM_ARGS) << 8 |
+      finish ((acc_t) acc[0].z, PARAM_ARGS) << 16;
+  p.s1 = finish ((acc_t) acc[1].x, PARAM_ARGS) |
+      finish ((acc_t) acc[1].y, PARAM_ARGS) << 8 |
+      finish ((acc_t) acc[1].z, PARAM_ARGS) << 16;
+  p.s2 = finish ((acc_t) acc[2].x, PARAM_ARGS) |
+      finish ((acc_t) acc[2].y, PARAM_ARGS) << 8 |
+      finish ((acc_t) acc[2].z, PARAM_ARGS) << 16;
+  p.s3 = finish ((acc_t) acc[3].x, PARAM_ARGS) |
+      finish ((acc_t) acc[3].y, PARAM_ARGS) << 8 |
+      finish ((acc_t) acc[3].z, PARAM_ARGS) << 16;
+  ((__global uint4 *) drow)[x / 4] = (p << ashift) | keep;
 }
 
 inline void
@@ -691,41 +727,25 @@ PX_UNROLL \
 #define PX_ROW PX_ROW_2D
 #endif
 
-#define CONV2D_PX(R, CH) \
-__kernel __attribute__ ((reqd_work_group_size (PX_WX, PX_WY, 1))) void \
-conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
-    __global uchar * dst, uint doff, int dstride, int width, int height, \
-    int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
-    int border, int border_row, PARAMS) \
-{ \
-  const int K = 2 * R + 1; \
-  const int NX = CH == 4 ? PX_NX4 : PX_NX1, LANES = CH == 4 ? 3 : 1; \
-  const int W = NX + 2 * R; \
-  int x0 = get_global_id (0) * NX, y0 = get_global_id (1) * PX_ROWS; \
-  int ashift = alpha_pos == 0 ? 8 : 0; \
-  int words = CH == 1 && aligned8 && x0 >= 8 && x0 + NX + 8 <= width; \
-  __global const uchar *sbase = src + soff; \
-  int cols[PX_NXMAX + 2 * R]; \
-  float3 acc[PX_ROWS][PX_NXMAX]; \
-  float fbval = bval; \
- \
-  if (x0 >= width || y0 >= height) \
-    return; \
-PX_UNROLL \
-  for (int k = 0; k < W; k++) \
-    cols[k] = map_index (x0 - R + k, width, border); \
-PX_UNROLL \
-  for (int j = 0; j < PX_ROWS; j++) \
-PX_UNROLL \
-    for (int i = 0; i < NX; i++) \
-      acc[j][i] = 0; \
-PX_UNROLL \
-  for (int r = 0; r < PX_ROWS + 2 * R; r++) { \
+/* Input row @RI (a literal or the loop's counter) of a work-item: its
+ * window read and widened once, then its taps (PX_ROW) */
+#define PX_IN_ROW(R, CH, RI) \
+  if ((RI) < PX_ROWS + 2 * (R)) { \
+    const int r = (RI); \
     int my = map_index (y0 - R + r, height, border); \
     __global const uchar *row = sbase + max (my, 0) * sstride; \
     float3 v[PX_NXMAX + 2 * R]; \
  \
-    if (CH == 4) { \
+    if (CH == 4 && vec4) { \
+      __global const uint4 *q = (__global const uint4 *) row + x0 / 4 - 1; \
+      uint4 a = q[0], b = q[1], d = q[2]; \
+      uint w[12] = { a.s0, a.s1, a.s2, a.s3, b.s0, b.s1, b.s2, b.s3, \
+        d.s0, d.s1, d.s2, d.s3 }; \
+ \
+PX_UNROLL \
+      for (int k = 0; k < W; k++) \
+        v[k] = px_word4 (w[k + 4 - R], my, ashift, fbval); \
+    } else if (CH == 4) { \
 PX_UNROLL \
       for (int k = 0; k < W; k++) \
         v[k] = px_pixel4 (row, cols[k], my, ashift, fbval); \
@@ -749,13 +769,80 @@ PX_UNROLL \
         v[k].x = px_sample1 (row, cols[k], my, fbval); \
     } \
     PX_ROW (R, CH); \
-  } \
+  }
+
+/* -D PX_PPROW=1: the row loop written out by the preprocessor (r a literal
+ * in each copy, so nothing depends on the compiler unrolling it) */
+#ifndef PX_PPROW
+#define PX_PPROW 0
+#endif
+#if PX_PPROW
+#define PX_IN_ROWS(R, CH) \
+    PX_IN_ROW (R, CH, 0) PX_IN_ROW (R, CH, 1) PX_IN_ROW (R, CH, 2) \
+    PX_IN_ROW (R, CH, 3) PX_IN_ROW (R, CH, 4) PX_IN_ROW (R, CH, 5) \
+    PX_IN_ROW (R, CH, 6) PX_IN_ROW (R, CH, 7) PX_IN_ROW (R, CH, 8) \
+    PX_IN_ROW (R, CH, 9) PX_IN_ROW (R, CH, 10) PX_IN_ROW (R, CH, 11) \
+    PX_IN_ROW (R, CH, 12) PX_IN_ROW (R, CH, 13) PX_IN_ROW (R, CH, 14) \
+    PX_IN_ROW (R, CH, 15) PX_IN_ROW (R, CH, 16) PX_IN_ROW (R, CH, 17) \
+    PX_IN_ROW (R, CH, 18) PX_IN_ROW (R, CH, 19) PX_IN_ROW (R, CH, 20) \
+    PX_IN_ROW (R, CH, 21) PX_IN_ROW (R, CH, 22) PX_IN_ROW (R, CH, 23) \
+    PX_IN_ROW (R, CH, 24) PX_IN_ROW (R, CH, 25) PX_IN_ROW (R, CH, 26) \
+    PX_IN_ROW (R, CH, 27) PX_IN_ROW (R, CH, 28) PX_IN_ROW (R, CH, 29) \
+    PX_IN_ROW (R, CH, 30) PX_IN_ROW (R, CH, 31) PX_IN_ROW (R, CH, 32) \
+    PX_IN_ROW (R, CH, 33) PX_IN_ROW (R, CH, 34) PX_IN_ROW (R, CH, 35) \
+    PX_IN_ROW (R, CH, 36) PX_IN_ROW (R, CH, 37) PX_IN_ROW (R, CH, 38) \
+    PX_IN_ROW (R, CH, 39) PX_IN_ROW (R, CH, 40) PX_IN_ROW (R, CH, 41)
+#else
+#define PX_IN_ROWS(R, CH) \
+PX_UNROLL \
+  for (int ri = 0; ri < PX_ROWS + 2 * (R); ri++) \
+    PX_IN_ROW (R, CH, ri)
+#endif
+
+#define CONV2D_PX(R, CH) \
+__kernel __attribute__ ((reqd_work_group_size (PX_WX, PX_WY, 1))) void \
+conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
+    __global uchar * dst, uint doff, int dstride, int width, int height, \
+    int ch, int alpha_pos, int align, px_coef_t coef, int bval, \
+    int border, int border_row, PARAMS) \
+{ \
+  const int K = 2 * R + 1; \
+  const int NX = CH == 4 ? PX_NX4 : PX_NX1, LANES = CH == 4 ? 3 : 1; \
+  const int W = NX + 2 * R; \
+  int x0 = get_global_id (0) * NX, y0 = get_global_id (1) * PX_ROWS; \
+  int ashift = alpha_pos == 0 ? 8 : 0; \
+  int words = CH == 1 && (align & 1) && x0 >= 8 && x0 + NX + 8 <= width; \
+  /* 4 pixels a work-item, away from the left and right edges, rows in \
+   * 16-byte units: 3 aligned 16-byte loads a row, 1 store a row */ \
+  int vec4 = CH == 4 && PX_NX4 == 4 && R <= 4 && (align & 2) && x0 >= 4 && \
+      x0 + 8 <= width; \
+  __global const uchar *sbase = src + soff; \
+  int cols[PX_NXMAX + 2 * R]; \
+  float3 acc[PX_ROWS][PX_NXMAX]; \
+  float fbval = bval; \
+ \
+  if (x0 >= width || y0 >= height) \
+    return; \
+PX_UNROLL \
+  for (int k = 0; k < W; k++) \
+    cols[k] = map_index (x0 - R + k, width, border); \
+PX_UNROLL \
+  for (int j = 0; j < PX_ROWS; j++) \
+PX_UNROLL \
+    for (int i = 0; i < NX; i++) \
+      acc[j][i] = 0; \
+  PX_IN_ROWS (R, CH) \
 PX_UNROLL \
   for (int j = 0; j < PX_ROWS; j++) { \
     int y = y0 + j; \
  \
     if (y >= height) \
       break; \
+    if (vec4) { \
+      px_store4x4 (sbase + y * sstride, dst + doff + y * dstride, x0, \
+          alpha_pos, ashift, acc[j], PARAM_ARGS); \
+      continue; \
+    } \
 PX_UNROLL \
     for (int i = 0; i < NX; i++) { \
       if (x0 + i >= width) \
