@@ -547,6 +547,9 @@ CONV2D_REG (5)
 #ifndef PX_SEP
 #define PX_SEP 0
 #endif
+#ifndef PX_PACK
+#define PX_PACK 1               /* 8-byte stores, see px_store4x2 */
+#endif
 /* tap (ky, kx) of a K x K square is not zero (bits past 63: always); no
  * PX_MASK: every tap (the host leaves it out for a full pattern, so that
  * the generic kernel has no test at all) */
@@ -590,18 +593,6 @@ px_pixel4 (__global const uchar * row, int col, int my, int ashift,
       sample_to_float ((p >> 8) & 0xff), sample_to_float ((p >> 16) & 0xff));
 }
 
-/* The colour samples of a 4-sample pixel held in @p (@my -1: the border
- * row) */
-inline float3
-px_word4 (uint p, int my, int ashift, float fbval)
-{
-  p >>= ashift;
-  if (my < 0)
-    return (float3) fbval;
-  return (float3) (sample_to_float (p & 0xff),
-      sample_to_float ((p >> 8) & 0xff), sample_to_float ((p >> 16) & 0xff));
-}
-
 /* The same for 1-sample pixels */
 inline float
 px_sample1 (__global const uchar * row, int col, int my, float fbval)
@@ -634,35 +625,46 @@ px_store4 (__global const uchar * srow, __global uchar * drow, int x,
   ((__global uint *) drow)[x] = (p << ashift) | keep;
 }
 
-/* The same for the 4 pixels from @x (a multiple of 4) in one 16-byte store */
-inline void
-px_store4x4 (__global const uchar * srow, __global uchar * drow, int x,
-    int alpha_pos, int ashift, const float3 * acc, PARAMS)
-{
-  uint4 keep = ((__global const uint4 *) srow)[x / 4] &
-      (uint4) (0xffu << (8 * alpha_pos));
-  uint4 p;
-
-  p.s0 = finish ((acc_t) acc[0].x, PARAM_ARGS) |
-      finish ((acc_t) acc[0].y, PARAM_ARGS) << 8 |
-      finish ((acc_t) acc[0].z, PARAM_ARGS) << 16;
-  p.s1 = finish ((acc_t) acc[1].x, PARAM_ARGS) |
-      finish ((acc_t) acc[1].y, PARAM_ARGS) << 8 |
-      finish ((acc_t) acc[1].z, PARAM_ARGS) << 16;
-  p.s2 = finish ((acc_t) acc[2].x, PARAM_ARGS) |
-      finish ((acc_t) acc[2].y, PARAM_ARGS) << 8 |
-      finish ((acc_t) acc[2].z, PARAM_ARGS) << 16;
-  p.s3 = finish ((acc_t) acc[3].x, PARAM_ARGS) |
-      finish ((acc_t) acc[3].y, PARAM_ARGS) << 8 |
-      finish ((acc_t) acc[3].z, PARAM_ARGS) << 16;
-  ((__global uint4 *) drow)[x / 4] = (p << ashift) | keep;
-}
-
 inline void
 px_store1 (__global uchar * drow, int x, float acc, PARAMS)
 {
   ((__global sample_t *) drow)[x] = (sample_t) finish ((acc_t) acc,
       PARAM_ARGS);
+}
+
+/* Whole 8-byte words of output (-D PX_PACK=1, rows of source and
+ * destination in 8-byte words): a store instruction per word instead of
+ * one per pixel or sample, which NVIDIA GPUs issue and merge far slower.
+ * px_store4x2: pixels @x (even) and @x + 1 of a 4-sample row. */
+inline void
+px_store4x2 (__global const uchar * srow, __global uchar * drow, int x,
+    int alpha_pos, int ashift, float3 a, float3 b, PARAMS)
+{
+  uint2 keep = ((__global const uint2 *) srow)[x / 2] &
+      (uint2) (0xffu << (8 * alpha_pos));
+  uint2 p = (uint2) (finish ((acc_t) a.x, PARAM_ARGS) |
+      finish ((acc_t) a.y, PARAM_ARGS) << 8 |
+      finish ((acc_t) a.z, PARAM_ARGS) << 16,
+      finish ((acc_t) b.x, PARAM_ARGS) |
+      finish ((acc_t) b.y, PARAM_ARGS) << 8 |
+      finish ((acc_t) b.z, PARAM_ARGS) << 16);
+
+  ((__global uint2 *) drow)[x / 2] = (p << (uint2) ashift) | keep;
+}
+
+/* samples @x (a multiple of PX_WORD_N) .. @x + PX_WORD_N - 1 of a 1-sample
+ * row, sums in @acc[0..PX_WORD_N - 1].x */
+#define PX_WORD_N (8 / (int) sizeof (sample_t))
+inline void
+px_store1x (__global uchar * drow, int x, const float3 * acc, PARAMS)
+{
+  uint w[2] = { 0, 0 };
+
+#pragma unroll
+  for (int n = 0; n < PX_WORD_N; n++)
+    w[n / (PX_WORD_N / 2)] |= (uint) finish ((acc_t) acc[n].x, PARAM_ARGS) <<
+        (8 * (int) sizeof (sample_t) * (n % (PX_WORD_N / 2)));
+  ((__global uint2 *) drow)[x / PX_WORD_N] = (uint2) (w[0], w[1]);
 }
 
 /* The kernel body is a macro so that R and CH are literals in each kernel:
@@ -732,20 +734,11 @@ PX_UNROLL \
 #define PX_IN_ROW(R, CH, RI) \
   if ((RI) < PX_ROWS + 2 * (R)) { \
     const int r = (RI); \
-    int my = map_index (y0 - R + r, height, border); \
+    int my = mrows[r]; \
     __global const uchar *row = sbase + max (my, 0) * sstride; \
     float3 v[PX_NXMAX + 2 * R]; \
  \
-    if (CH == 4 && vec4) { \
-      __global const uint4 *q = (__global const uint4 *) row + x0 / 4 - 1; \
-      uint4 a = q[0], b = q[1], d = q[2]; \
-      uint w[12] = { a.s0, a.s1, a.s2, a.s3, b.s0, b.s1, b.s2, b.s3, \
-        d.s0, d.s1, d.s2, d.s3 }; \
- \
-PX_UNROLL \
-      for (int k = 0; k < W; k++) \
-        v[k] = px_word4 (w[k + 4 - R], my, ashift, fbval); \
-    } else if (CH == 4) { \
+    if (CH == 4) { \
 PX_UNROLL \
       for (int k = 0; k < W; k++) \
         v[k] = px_pixel4 (row, cols[k], my, ashift, fbval); \
@@ -774,7 +767,7 @@ PX_UNROLL \
 /* -D PX_PPROW=1: the row loop written out by the preprocessor (r a literal
  * in each copy, so nothing depends on the compiler unrolling it) */
 #ifndef PX_PPROW
-#define PX_PPROW 0
+#define PX_PPROW 1
 #endif
 #if PX_PPROW
 #define PX_IN_ROWS(R, CH) \
@@ -803,7 +796,7 @@ PX_UNROLL \
 __kernel __attribute__ ((reqd_work_group_size (PX_WX, PX_WY, 1))) void \
 conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
     __global uchar * dst, uint doff, int dstride, int width, int height, \
-    int ch, int alpha_pos, int align, px_coef_t coef, int bval, \
+    int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
     int border, int border_row, PARAMS) \
 { \
   const int K = 2 * R + 1; \
@@ -811,13 +804,11 @@ conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
   const int W = NX + 2 * R; \
   int x0 = get_global_id (0) * NX, y0 = get_global_id (1) * PX_ROWS; \
   int ashift = alpha_pos == 0 ? 8 : 0; \
-  int words = CH == 1 && (align & 1) && x0 >= 8 && x0 + NX + 8 <= width; \
-  /* 4 pixels a work-item, away from the left and right edges, rows in \
-   * 16-byte units: 3 aligned 16-byte loads a row, 1 store a row */ \
-  int vec4 = CH == 4 && PX_NX4 == 4 && R <= 4 && (align & 2) && x0 >= 4 && \
-      x0 + 8 <= width; \
+  int words = CH == 1 && aligned8 && x0 >= 8 && x0 + NX + 8 <= width; \
+  int packed = PX_PACK && (CH == 4 ? aligned8 && NX % 2 == 0 && \
+      x0 + NX <= width : words); \
   __global const uchar *sbase = src + soff; \
-  int cols[PX_NXMAX + 2 * R]; \
+  int cols[PX_NXMAX + 2 * R], mrows[PX_ROWS + 2 * R]; \
   float3 acc[PX_ROWS][PX_NXMAX]; \
   float fbval = bval; \
  \
@@ -826,6 +817,9 @@ conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
 PX_UNROLL \
   for (int k = 0; k < W; k++) \
     cols[k] = map_index (x0 - R + k, width, border); \
+PX_UNROLL \
+  for (int k = 0; k < PX_ROWS + 2 * R; k++) \
+    mrows[k] = map_index (y0 - R + k, height, border); \
 PX_UNROLL \
   for (int j = 0; j < PX_ROWS; j++) \
 PX_UNROLL \
@@ -838,9 +832,18 @@ PX_UNROLL \
  \
     if (y >= height) \
       break; \
-    if (vec4) { \
-      px_store4x4 (sbase + y * sstride, dst + doff + y * dstride, x0, \
-          alpha_pos, ashift, acc[j], PARAM_ARGS); \
+    if (packed && CH == 4) { \
+PX_UNROLL \
+      for (int i = 0; i < NX; i += 2) \
+        px_store4x2 (sbase + y * sstride, dst + doff + y * dstride, x0 + i, \
+            alpha_pos, ashift, acc[j][i], acc[j][i + 1], PARAM_ARGS); \
+      continue; \
+    } \
+    if (packed) { \
+PX_UNROLL \
+      for (int i = 0; i < NX; i += PX_WORD_N) \
+        px_store1x (dst + doff + y * dstride, x0 + i, &acc[j][i], \
+            PARAM_ARGS); \
       continue; \
     } \
 PX_UNROLL \
