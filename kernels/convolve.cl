@@ -503,7 +503,7 @@ CONV2D_REG (5)
  * and reads each row's window (its pixels plus R on each side) straight
  * from global memory (the neighbouring work-items' reads of the same lines
  * hit the L1 cache): one 32-bit load per 4-sample pixel; 1-sample pixels
- * away from the left and right edges in 8-byte words. Each sample is
+ * away from the left and right edges in 8-byte words, loaded and stored. Each sample is
  * widened to float once and feeds every output of the column it
  * contributes to, as in conv2d_reg. Columns are border-mapped once per
  * work-item and rows once per row. On 4-sample pixels the alpha or x byte
@@ -515,12 +515,17 @@ CONV2D_REG (5)
  * fused multiply-add (one rounding, within the float path's tolerance;
  * conv2d_reg sums alike, so the two give the same bytes).
  *
+ * The row loop is written out by the preprocessor (PX_IN_ROWS): NVIDIA's
+ * compiler, given the loop with #pragma unroll, schedules the zero-pattern
+ * kernels far worse (H200, 4K RGBA motion blur: 0.087 ms against 0.151).
+ *
  * The host builds each in a program of its own (-D PX_ONLY=1, radius,
  * pixel size and zero pattern as defines: unrolled code compiles slowly,
  * so no program carries kernels its stream does not run). PX_MASK has bit
  * ky * (2R+1) + kx set for each non-zero coefficient of the (2R+1)^2
  * square: the other taps, and rows or columns no tap reads, vanish at
- * compile time (motion blur: 17 multiply-adds per sample instead of 49).
+ * compile time (motion blur: 17 multiply-adds per sample instead of 49);
+ * the host asks for that for 2-D matrices of at most half non-zero taps.
  * Skipping a zero tap changes no bit of the sum (fma(0, v, a) == a).
  *
  * -D PX_SEP=1: a separable matrix, both 1-D passes fused: coef.c[0..K-1]
@@ -548,7 +553,7 @@ CONV2D_REG (5)
 #define PX_SEP 0
 #endif
 #ifndef PX_PACK
-#define PX_PACK 1               /* 8-byte stores, see px_store4x2 */
+#define PX_PACK 1               /* 8-byte stores, see px_store1x */
 #endif
 /* tap (ky, kx) of a K x K square is not zero (bits past 63: always); no
  * PX_MASK: every tap (the host leaves it out for a full pattern, so that
@@ -632,28 +637,12 @@ px_store1 (__global uchar * drow, int x, float acc, PARAMS)
       PARAM_ARGS);
 }
 
-/* Whole 8-byte words of output (-D PX_PACK=1, rows of source and
- * destination in 8-byte words): a store instruction per word instead of
- * one per pixel or sample, which NVIDIA GPUs issue and merge far slower.
- * px_store4x2: pixels @x (even) and @x + 1 of a 4-sample row. */
-inline void
-px_store4x2 (__global const uchar * srow, __global uchar * drow, int x,
-    int alpha_pos, int ashift, float3 a, float3 b, PARAMS)
-{
-  uint2 keep = ((__global const uint2 *) srow)[x / 2] &
-      (uint2) (0xffu << (8 * alpha_pos));
-  uint2 p = (uint2) (finish ((acc_t) a.x, PARAM_ARGS) |
-      finish ((acc_t) a.y, PARAM_ARGS) << 8 |
-      finish ((acc_t) a.z, PARAM_ARGS) << 16,
-      finish ((acc_t) b.x, PARAM_ARGS) |
-      finish ((acc_t) b.y, PARAM_ARGS) << 8 |
-      finish ((acc_t) b.z, PARAM_ARGS) << 16);
-
-  ((__global uint2 *) drow)[x / 2] = (p << (uint2) ashift) | keep;
-}
-
-/* samples @x (a multiple of PX_WORD_N) .. @x + PX_WORD_N - 1 of a 1-sample
- * row, sums in @acc[0..PX_WORD_N - 1].x */
+/* Whole 8-byte words of output (-D PX_PACK=1, 1-sample rows of source and
+ * destination in 8-byte words, away from the edges): one store per word
+ * instead of one per sample (H200, 4K GRAY8 motion blur: 0.033 ms against
+ * 0.039; pairs of 4-sample pixels gained nothing, so those are stored a
+ * pixel at a time). Samples @x (a multiple of PX_WORD_N) to
+ * @x + PX_WORD_N - 1 of a 1-sample row, sums in @acc[0..PX_WORD_N - 1].x */
 #define PX_WORD_N (8 / (int) sizeof (sample_t))
 inline void
 px_store1x (__global uchar * drow, int x, const float3 * acc, PARAMS)
@@ -734,7 +723,7 @@ PX_UNROLL \
 #define PX_IN_ROW(R, CH, RI) \
   if ((RI) < PX_ROWS + 2 * (R)) { \
     const int r = (RI); \
-    int my = mrows[r]; \
+    int my = CH == 1 ? mrows[r] : map_index (y0 - R + r, height, border); \
     __global const uchar *row = sbase + max (my, 0) * sstride; \
     float3 v[PX_NXMAX + 2 * R]; \
  \
@@ -764,8 +753,9 @@ PX_UNROLL \
     PX_ROW (R, CH); \
   }
 
-/* -D PX_PPROW=1: the row loop written out by the preprocessor (r a literal
- * in each copy, so nothing depends on the compiler unrolling it) */
+/* PX_PPROW=1 (default): the row loop written out by the preprocessor, r a
+ * literal in each copy (rows up to PX_ROWS + 2R = 42), so nothing depends
+ * on how the compiler unrolls it; -D PX_PPROW=0 (benchmarks): the loop */
 #ifndef PX_PPROW
 #define PX_PPROW 1
 #endif
@@ -805,8 +795,7 @@ conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
   int x0 = get_global_id (0) * NX, y0 = get_global_id (1) * PX_ROWS; \
   int ashift = alpha_pos == 0 ? 8 : 0; \
   int words = CH == 1 && aligned8 && x0 >= 8 && x0 + NX + 8 <= width; \
-  int packed = PX_PACK && (CH == 4 ? aligned8 && NX % 2 == 0 && \
-      x0 + NX <= width : words); \
+  int packed = PX_PACK && words; \
   __global const uchar *sbase = src + soff; \
   int cols[PX_NXMAX + 2 * R], mrows[PX_ROWS + 2 * R]; \
   float3 acc[PX_ROWS][PX_NXMAX]; \
@@ -817,9 +806,13 @@ conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
 PX_UNROLL \
   for (int k = 0; k < W; k++) \
     cols[k] = map_index (x0 - R + k, width, border); \
+  /* 1-sample planes map their rows up front (H200, 4K GRAY8: ~5% \
+   * faster); on 4-sample planes that made the kernels 8-27% slower */ \
+  if (CH == 1) { \
 PX_UNROLL \
-  for (int k = 0; k < PX_ROWS + 2 * R; k++) \
-    mrows[k] = map_index (y0 - R + k, height, border); \
+    for (int k = 0; k < PX_ROWS + 2 * R; k++) \
+      mrows[k] = map_index (y0 - R + k, height, border); \
+  } \
 PX_UNROLL \
   for (int j = 0; j < PX_ROWS; j++) \
 PX_UNROLL \
@@ -832,13 +825,6 @@ PX_UNROLL \
  \
     if (y >= height) \
       break; \
-    if (packed && CH == 4) { \
-PX_UNROLL \
-      for (int i = 0; i < NX; i += 2) \
-        px_store4x2 (sbase + y * sstride, dst + doff + y * dstride, x0 + i, \
-            alpha_pos, ashift, acc[j][i], acc[j][i + 1], PARAM_ARGS); \
-      continue; \
-    } \
     if (packed) { \
 PX_UNROLL \
       for (int i = 0; i < NX; i += PX_WORD_N) \
