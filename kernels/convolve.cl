@@ -503,10 +503,11 @@ CONV2D_REG (5)
  * and reads each row's window (its pixels plus R on each side) straight
  * from global memory (the neighbouring work-items' reads of the same lines
  * hit the L1 cache): one 32-bit load per 4-sample pixel; 1-sample pixels
- * away from the left and right edges in 8-byte words, loaded and stored. Each sample is
- * widened to float once and feeds every output of the column it
- * contributes to, as in conv2d_reg. Columns are border-mapped once per
- * work-item and rows once per row. On 4-sample pixels the alpha or x byte
+ * away from the left and right edges in 8-byte words, loaded and stored.
+ * Each sample is widened to float once and feeds every output of the
+ * column it contributes to, as in conv2d_reg. Columns are border-mapped
+ * once per work-item, rows once per row (4-sample pixels) or once per
+ * work-item (1-sample pixels). On 4-sample pixels the alpha or x byte
  * is neither widened nor computed: the output copies it from the source
  * pixel. The coefficients come by value (a kernel argument, which GPUs
  * keep where multiply-adds read them directly), as float on both paths:
