@@ -114,8 +114,9 @@ enum
 /* GST_CL_CONVOLVE_PX=NX1,NX4,ROWS,MAXR (tuning on a GPU): other work-item
  * shapes and largest radius; "off": the conv2d_reg kernels instead;
  * "dense": 2-D conv2d_px only (no fused separable kernel); "sparse": zero
- * taps left out at compile time (one program per zero pattern; no faster
- * on an H200, see docs/performance.md) */
+ * taps left out at compile time for every matrix (one program per zero
+ * pattern), "full": for none (by default: for 2-D matrices of at most half
+ * non-zero taps, see px_pattern) */
 #define PX_ENV "GST_CL_CONVOLVE_PX"
 /* GST_CL_CONVOLVE_PX_WAIT=1 (tests, benchmarks): a frame waits for its
  * conv2d_px variant instead of running conv2d_reg until it is built */
@@ -191,7 +192,8 @@ struct _GstClConvolve
   gboolean px_exact;            /* conv2d_px's float sums are exact (or the
                                  * path is float anyway) */
   gboolean px_on;               /* GPU path: conv2d_px where it applies */
-  gboolean px_sparse;           /* a kernel per zero pattern */
+  gint px_sparse;               /* a kernel per zero pattern: 1 always, 0
+                                 * for mostly-zero 2-D matrices, -1 never */
   gboolean px_sep;              /* separable matrices: the fused kernel */
   gboolean px_wait;             /* frames wait for their variant's build */
   gint px_nx1, px_nx4, px_rows; /* its work-item shape (build options) */
@@ -805,7 +807,8 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   self->use_tile = self->use_tile && ctx->max_work_group_size >= 256;
   env = g_getenv (PX_ENV);
   self->px_on = !(env && g_str_equal (env, "off"));
-  self->px_sparse = env && g_str_equal (env, "sparse");
+  self->px_sparse = !env ? 0 : g_str_equal (env, "sparse") ? 1 :
+      g_str_equal (env, "full") ? -1 : 0;
   self->px_sep = !(env && g_str_equal (env, "dense"));
   self->px_wait = g_getenv (PX_WAIT_ENV) != NULL;
   self->px_nx1 = PX_NX1;
@@ -985,10 +988,25 @@ pack_tap (cl_int * t, gint dx, gint dy, gdouble c, gboolean fixed, guint16 q)
   t[3] = fixed ? q : (cl_int) c;
 }
 
+/* Whether at most half the taps of @k's @side x @side square are not
+ * zero: then a kernel without the zero taps pays for its build (H200, 4K
+ * RGBA motion blur, 17 of 49 taps: 0.087 ms against 0.151 with every tap;
+ * a nearly full matrix gains nothing, see docs/performance.md) */
+static gboolean
+px_mostly_zero (const GstClConvolveKernel * k, gint side)
+{
+  gint i, n = 0;
+
+  for (i = 0; i < k->width * k->height; i++)
+    n += k->coef[i] != 0;
+  return 2 * n <= side * side;
+}
+
 /* conv2d_px's view of matrix @k: the radius @r of its square and the zero
  * pattern @mask (bit ky * (2r+1) + kx set for a non-zero coefficient, bits
- * past 63 left out: the kernel computes those taps; every bit set unless
- * GST_CL_CONVOLVE_PX=sparse). FALSE where no
+ * past 63 left out: the kernel computes those taps; every bit set for
+ * separable matrices and for 2-D ones with more than half their taps
+ * non-zero, unless GST_CL_CONVOLVE_PX=sparse or full). FALSE where no
  * conv2d_px kernel applies: a radius above px_max_r, or integer sums that
  * float cannot carry exactly. */
 static gboolean
@@ -1003,7 +1021,8 @@ px_pattern (GstClConvolve * self, const GstClConvolveKernel * k, gint * r,
   if (*r > self->px_max_r)
     return FALSE;
   side = 2 * *r + 1;
-  if (!self->px_sparse) {
+  if (self->px_sparse < 0 || (self->px_sparse == 0 && (sep ||
+              !px_mostly_zero (k, side)))) {
     /* every tap: one kernel serves every matrix of this radius */
     *mask = (sep ? 2 * side : side * side) >= 64 ? G_MAXUINT64 :
         (G_GUINT64_CONSTANT (1) << (sep ? 2 * side : side * side)) - 1;
@@ -1298,7 +1317,9 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   static const gsize px_local[2] = { PX_WX, PX_WY };
   cl_kernel kernel = px_kernel (self, ks, pl, p, in, out);
   gint nx = pl->ch == 4 ? self->px_nx4 : self->px_nx1;
-  cl_int aligned8 = (in->offset[p] | in->stride[p]) % 8 == 0;
+  /* source and destination rows in 8-byte words */
+  cl_int aligned8 = (in->offset[p] | in->stride[p] | out->offset[p] |
+      out->stride[p]) % 8 == 0;
   gsize g[2];
 
   if (!kernel)

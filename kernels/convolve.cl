@@ -503,10 +503,11 @@ CONV2D_REG (5)
  * and reads each row's window (its pixels plus R on each side) straight
  * from global memory (the neighbouring work-items' reads of the same lines
  * hit the L1 cache): one 32-bit load per 4-sample pixel; 1-sample pixels
- * away from the left and right edges in 8-byte words. Each sample is
- * widened to float once and feeds every output of the column it
- * contributes to, as in conv2d_reg. Columns are border-mapped once per
- * work-item and rows once per row. On 4-sample pixels the alpha or x byte
+ * away from the left and right edges in 8-byte words, loaded and stored.
+ * Each sample is widened to float once and feeds every output of the
+ * column it contributes to, as in conv2d_reg. Columns are border-mapped
+ * once per work-item, rows once per row (4-sample pixels) or once per
+ * work-item (1-sample pixels). On 4-sample pixels the alpha or x byte
  * is neither widened nor computed: the output copies it from the source
  * pixel. The coefficients come by value (a kernel argument, which GPUs
  * keep where multiply-adds read them directly), as float on both paths:
@@ -515,12 +516,17 @@ CONV2D_REG (5)
  * fused multiply-add (one rounding, within the float path's tolerance;
  * conv2d_reg sums alike, so the two give the same bytes).
  *
+ * The row loop is written out by the preprocessor (PX_IN_ROWS): NVIDIA's
+ * compiler, given the loop with #pragma unroll, schedules the zero-pattern
+ * kernels far worse (H200, 4K RGBA motion blur: 0.087 ms against 0.151).
+ *
  * The host builds each in a program of its own (-D PX_ONLY=1, radius,
  * pixel size and zero pattern as defines: unrolled code compiles slowly,
  * so no program carries kernels its stream does not run). PX_MASK has bit
  * ky * (2R+1) + kx set for each non-zero coefficient of the (2R+1)^2
  * square: the other taps, and rows or columns no tap reads, vanish at
- * compile time (motion blur: 17 multiply-adds per sample instead of 49).
+ * compile time (motion blur: 17 multiply-adds per sample instead of 49);
+ * the host asks for that for 2-D matrices of at most half non-zero taps.
  * Skipping a zero tap changes no bit of the sum (fma(0, v, a) == a).
  *
  * -D PX_SEP=1: a separable matrix, both 1-D passes fused: coef.c[0..K-1]
@@ -546,6 +552,9 @@ CONV2D_REG (5)
 #endif
 #ifndef PX_SEP
 #define PX_SEP 0
+#endif
+#ifndef PX_PACK
+#define PX_PACK 1               /* 8-byte stores, see px_store1x */
 #endif
 /* tap (ky, kx) of a K x K square is not zero (bits past 63: always); no
  * PX_MASK: every tap (the host leaves it out for a full pattern, so that
@@ -629,6 +638,25 @@ px_store1 (__global uchar * drow, int x, float acc, PARAMS)
       PARAM_ARGS);
 }
 
+/* Whole 8-byte words of output (-D PX_PACK=1, 1-sample rows of source and
+ * destination in 8-byte words, away from the edges): one store per word
+ * instead of one per sample (H200, 4K GRAY8 motion blur: 0.033 ms against
+ * 0.039; pairs of 4-sample pixels gained nothing, so those are stored a
+ * pixel at a time). Samples @x (a multiple of PX_WORD_N) to
+ * @x + PX_WORD_N - 1 of a 1-sample row, sums in @acc[0..PX_WORD_N - 1].x */
+#define PX_WORD_N (8 / (int) sizeof (sample_t))
+inline void
+px_store1x (__global uchar * drow, int x, const float3 * acc, PARAMS)
+{
+  uint w[2] = { 0, 0 };
+
+#pragma unroll
+  for (int n = 0; n < PX_WORD_N; n++)
+    w[n / (PX_WORD_N / 2)] |= (uint) finish ((acc_t) acc[n].x, PARAM_ARGS) <<
+        (8 * (int) sizeof (sample_t) * (n % (PX_WORD_N / 2)));
+  ((__global uint2 *) drow)[x / PX_WORD_N] = (uint2) (w[0], w[1]);
+}
+
 /* The kernel body is a macro so that R and CH are literals in each kernel:
  * compilers unroll a callee's loops (or give up on them) before inlining it,
  * and loops left rolled put acc and the windows in (slow, off-chip) local
@@ -691,37 +719,12 @@ PX_UNROLL \
 #define PX_ROW PX_ROW_2D
 #endif
 
-#define CONV2D_PX(R, CH) \
-__kernel __attribute__ ((reqd_work_group_size (PX_WX, PX_WY, 1))) void \
-conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
-    __global uchar * dst, uint doff, int dstride, int width, int height, \
-    int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
-    int border, int border_row, PARAMS) \
-{ \
-  const int K = 2 * R + 1; \
-  const int NX = CH == 4 ? PX_NX4 : PX_NX1, LANES = CH == 4 ? 3 : 1; \
-  const int W = NX + 2 * R; \
-  int x0 = get_global_id (0) * NX, y0 = get_global_id (1) * PX_ROWS; \
-  int ashift = alpha_pos == 0 ? 8 : 0; \
-  int words = CH == 1 && aligned8 && x0 >= 8 && x0 + NX + 8 <= width; \
-  __global const uchar *sbase = src + soff; \
-  int cols[PX_NXMAX + 2 * R]; \
-  float3 acc[PX_ROWS][PX_NXMAX]; \
-  float fbval = bval; \
- \
-  if (x0 >= width || y0 >= height) \
-    return; \
-PX_UNROLL \
-  for (int k = 0; k < W; k++) \
-    cols[k] = map_index (x0 - R + k, width, border); \
-PX_UNROLL \
-  for (int j = 0; j < PX_ROWS; j++) \
-PX_UNROLL \
-    for (int i = 0; i < NX; i++) \
-      acc[j][i] = 0; \
-PX_UNROLL \
-  for (int r = 0; r < PX_ROWS + 2 * R; r++) { \
-    int my = map_index (y0 - R + r, height, border); \
+/* Input row @RI (a literal or the loop's counter) of a work-item: its
+ * window read and widened once, then its taps (PX_ROW) */
+#define PX_IN_ROW(R, CH, RI) \
+  if ((RI) < PX_ROWS + 2 * (R)) { \
+    const int r = (RI); \
+    int my = CH == 1 ? mrows[r] : map_index (y0 - R + r, height, border); \
     __global const uchar *row = sbase + max (my, 0) * sstride; \
     float3 v[PX_NXMAX + 2 * R]; \
  \
@@ -749,13 +752,87 @@ PX_UNROLL \
         v[k].x = px_sample1 (row, cols[k], my, fbval); \
     } \
     PX_ROW (R, CH); \
+  }
+
+/* PX_PPROW=1 (default): the row loop written out by the preprocessor, r a
+ * literal in each copy (rows up to PX_ROWS + 2R = 42), so nothing depends
+ * on how the compiler unrolls it; -D PX_PPROW=0 (benchmarks): the loop */
+#ifndef PX_PPROW
+#define PX_PPROW 1
+#endif
+#if PX_PPROW
+#define PX_IN_ROWS(R, CH) \
+    PX_IN_ROW (R, CH, 0) PX_IN_ROW (R, CH, 1) PX_IN_ROW (R, CH, 2) \
+    PX_IN_ROW (R, CH, 3) PX_IN_ROW (R, CH, 4) PX_IN_ROW (R, CH, 5) \
+    PX_IN_ROW (R, CH, 6) PX_IN_ROW (R, CH, 7) PX_IN_ROW (R, CH, 8) \
+    PX_IN_ROW (R, CH, 9) PX_IN_ROW (R, CH, 10) PX_IN_ROW (R, CH, 11) \
+    PX_IN_ROW (R, CH, 12) PX_IN_ROW (R, CH, 13) PX_IN_ROW (R, CH, 14) \
+    PX_IN_ROW (R, CH, 15) PX_IN_ROW (R, CH, 16) PX_IN_ROW (R, CH, 17) \
+    PX_IN_ROW (R, CH, 18) PX_IN_ROW (R, CH, 19) PX_IN_ROW (R, CH, 20) \
+    PX_IN_ROW (R, CH, 21) PX_IN_ROW (R, CH, 22) PX_IN_ROW (R, CH, 23) \
+    PX_IN_ROW (R, CH, 24) PX_IN_ROW (R, CH, 25) PX_IN_ROW (R, CH, 26) \
+    PX_IN_ROW (R, CH, 27) PX_IN_ROW (R, CH, 28) PX_IN_ROW (R, CH, 29) \
+    PX_IN_ROW (R, CH, 30) PX_IN_ROW (R, CH, 31) PX_IN_ROW (R, CH, 32) \
+    PX_IN_ROW (R, CH, 33) PX_IN_ROW (R, CH, 34) PX_IN_ROW (R, CH, 35) \
+    PX_IN_ROW (R, CH, 36) PX_IN_ROW (R, CH, 37) PX_IN_ROW (R, CH, 38) \
+    PX_IN_ROW (R, CH, 39) PX_IN_ROW (R, CH, 40) PX_IN_ROW (R, CH, 41)
+#else
+#define PX_IN_ROWS(R, CH) \
+PX_UNROLL \
+  for (int ri = 0; ri < PX_ROWS + 2 * (R); ri++) \
+    PX_IN_ROW (R, CH, ri)
+#endif
+
+#define CONV2D_PX(R, CH) \
+__kernel __attribute__ ((reqd_work_group_size (PX_WX, PX_WY, 1))) void \
+conv2d_px##R##_##CH (__global const uchar * src, uint soff, int sstride, \
+    __global uchar * dst, uint doff, int dstride, int width, int height, \
+    int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
+    int border, int border_row, PARAMS) \
+{ \
+  const int K = 2 * R + 1; \
+  const int NX = CH == 4 ? PX_NX4 : PX_NX1, LANES = CH == 4 ? 3 : 1; \
+  const int W = NX + 2 * R; \
+  int x0 = get_global_id (0) * NX, y0 = get_global_id (1) * PX_ROWS; \
+  int ashift = alpha_pos == 0 ? 8 : 0; \
+  int words = CH == 1 && aligned8 && x0 >= 8 && x0 + NX + 8 <= width; \
+  int packed = PX_PACK && words; \
+  __global const uchar *sbase = src + soff; \
+  int cols[PX_NXMAX + 2 * R], mrows[PX_ROWS + 2 * R]; \
+  float3 acc[PX_ROWS][PX_NXMAX]; \
+  float fbval = bval; \
+ \
+  if (x0 >= width || y0 >= height) \
+    return; \
+PX_UNROLL \
+  for (int k = 0; k < W; k++) \
+    cols[k] = map_index (x0 - R + k, width, border); \
+  /* 1-sample planes map their rows up front (H200, 4K GRAY8: ~5% \
+   * faster); on 4-sample planes that made the kernels 8-27% slower */ \
+  if (CH == 1) { \
+PX_UNROLL \
+    for (int k = 0; k < PX_ROWS + 2 * R; k++) \
+      mrows[k] = map_index (y0 - R + k, height, border); \
   } \
+PX_UNROLL \
+  for (int j = 0; j < PX_ROWS; j++) \
+PX_UNROLL \
+    for (int i = 0; i < NX; i++) \
+      acc[j][i] = 0; \
+  PX_IN_ROWS (R, CH) \
 PX_UNROLL \
   for (int j = 0; j < PX_ROWS; j++) { \
     int y = y0 + j; \
  \
     if (y >= height) \
       break; \
+    if (packed) { \
+PX_UNROLL \
+      for (int i = 0; i < NX; i += PX_WORD_N) \
+        px_store1x (dst + doff + y * dstride, x0 + i, &acc[j][i], \
+            PARAM_ARGS); \
+      continue; \
+    } \
 PX_UNROLL \
     for (int i = 0; i < NX; i++) { \
       if (x0 + i >= width) \
