@@ -1041,6 +1041,24 @@ fail:
 
 static gboolean draw_from_counts (GstClHistogram * self, guint counts_at);
 
+/* host_merge: the bytes of self->partial this frame's bands wrote (each
+ * pass's bands from its own offset), not all max_bands of every pass: a
+ * small frame has one band */
+static gsize
+used_partial_bytes (GstClHistogram * self)
+{
+  gsize end = 0;
+  guint p;
+
+  for (p = 0; p < self->n_passes; p++) {
+    const Pass *pass = &self->passes[p];
+
+    end = MAX (end, ((gsize) pass->first * self->max_bands +
+            (gsize) pass->nbands * pass->n_out) * self->range);
+  }
+  return end * 4;
+}
+
 /* The counts of self->frame_roi, read back into self->host */
 static gboolean
 gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
@@ -1073,7 +1091,7 @@ gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
     goto fail;
   if (self->host_merge)
     err = clEnqueueReadBuffer (ctx->queue, self->partial, CL_TRUE, 0,
-        self->max_bands * n * 4, self->host, 0, NULL, NULL);
+        used_partial_bytes (self), self->host, 0, NULL, NULL);
   else
     err = clEnqueueReadBuffer (ctx->queue, self->result, CL_TRUE,
         (self->gpu ? self->half * n * 4 : 0), n * 4, self->host, 0, NULL,

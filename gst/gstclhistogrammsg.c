@@ -31,71 +31,137 @@ gst_cl_histogram_message_counts_get_type (void)
   return type;
 }
 
+/* Field names as quarks, made once: a message per frame looks none up */
+enum
+{
+  Q_HISTOGRAM, Q_TIMESTAMP, Q_STREAM_TIME, Q_RUNNING_TIME, Q_DURATION,
+  Q_WIDTH, Q_HEIGHT, Q_ROI_X, Q_ROI_Y, Q_ROI_WIDTH, Q_ROI_HEIGHT, Q_FRAMES,
+  Q_PIXELS, Q_BINS, Q_CHANNELS, Q_COUNTS, Q_MEAN, Q_STDDEV, Q_MIN, Q_MAX,
+  Q_CLIP_LOW, Q_CLIP_HIGH, N_QUARKS
+};
+
+static const GQuark *
+field_quarks (void)
+{
+  static const gchar *const names[N_QUARKS] = {
+    "histogram", "timestamp", "stream-time", "running-time", "duration",
+    "width", "height", "roi-x", "roi-y", "roi-width", "roi-height", "frames",
+    "pixels", "bins", "channels", "counts", "mean", "stddev", "min", "max",
+    "clip-low", "clip-high"
+  };
+  static GQuark quarks[N_QUARKS];
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    guint i;
+
+    for (i = 0; i < N_QUARKS; i++)
+      quarks[i] = g_quark_from_static_string (names[i]);
+    g_once_init_leave (&done, 1);
+  }
+  return quarks;
+}
+
+/* An array of @n values of @type, filled by append () */
 static void
-append (GValue * array, GType type, gconstpointer v)
+array_init (GValue * array, GValue * item, GType type, guint n)
+{
+  gst_value_array_init (array, n);
+  g_value_init (item, type);
+}
+
+/* Appends a copy of @item, a number: a number's GValue owns nothing, so
+ * the bitwise copy the array takes is a whole value and @item stays usable
+ * for the next one */
+static void
+append (GValue * array, const GValue * item)
+{
+  GValue copy = *item;
+
+  gst_value_array_append_and_take_value (array, &copy);
+}
+
+static void
+append_string (GValue * array, const gchar * v)
 {
   GValue item = G_VALUE_INIT;
 
-  g_value_init (&item, type);
-  switch (type) {
-    case G_TYPE_UINT64:
-      g_value_set_uint64 (&item, *(const guint64 *) v);
-      break;
-    case G_TYPE_UINT:
-      g_value_set_uint (&item, *(const guint *) v);
-      break;
-    case G_TYPE_DOUBLE:
-      g_value_set_double (&item, *(const gdouble *) v);
-      break;
-    case G_TYPE_STRING:
-      g_value_set_string (&item, (const gchar *) v);
-      break;
-    default:
-      g_assert_not_reached ();
-  }
+  g_value_init (&item, G_TYPE_STRING);
+  g_value_set_string (&item, v);
   gst_value_array_append_and_take_value (array, &item);
 }
 
 static void
-take_array (GstStructure * s, const gchar * field, GValue * array)
+append_double (GValue * array, GValue * item, gdouble v)
 {
-  gst_structure_take_value (s, field, array);
+  g_value_set_double (item, v);
+  append (array, item);
 }
+
+static void
+append_uint (GValue * array, GValue * item, guint v)
+{
+  g_value_set_uint (item, v);
+  append (array, item);
+}
+
+/* Counts, binned, for one channel: one initialised value set per bin (no
+ * type lookup per bin), the array sized once */
+static void
+append_counts (GValue * counts, const guint64 * binned, guint bins)
+{
+  GValue ch = G_VALUE_INIT, item = G_VALUE_INIT;
+  guint b;
+
+  array_init (&ch, &item, G_TYPE_UINT64, bins);
+  for (b = 0; b < bins; b++) {
+    g_value_set_uint64 (&item, binned[b]);
+    append (&ch, &item);
+  }
+  gst_value_array_append_and_take_value (counts, &ch);
+}
+
+/* Up to this many bins are binned on the stack, more on the heap */
+#define STACK_BINS 256
 
 GstStructure *
 gst_cl_histogram_make_structure (const GstClHistogramResult * r)
 {
+  const GQuark *q = field_quarks ();
   GstStructure *s;
   GValue names = G_VALUE_INIT, counts = G_VALUE_INIT, mean = G_VALUE_INIT,
       stddev = G_VALUE_INIT, vmin = G_VALUE_INIT, vmax = G_VALUE_INIT,
       clo = G_VALUE_INIT, chi = G_VALUE_INIT;
-  guint64 *binned = g_new (guint64, r->bins);
-  guint c, v, b;
+  GValue dbl = G_VALUE_INIT, uint = G_VALUE_INIT;
+  guint64 stack_bins[STACK_BINS];
+  guint64 *binned = r->bins <= STACK_BINS ? stack_bins :
+      g_new (guint64, r->bins);
+  guint n = r->n_channels, c, v;
 
-  s = gst_structure_new ("histogram",
-      "timestamp", G_TYPE_UINT64, r->timestamp,
-      "stream-time", G_TYPE_UINT64, r->stream_time,
-      "running-time", G_TYPE_UINT64, r->running_time,
-      "duration", G_TYPE_UINT64, r->duration,
-      "width", G_TYPE_INT, r->width, "height", G_TYPE_INT, r->height,
-      "roi-x", G_TYPE_INT, r->roi_x, "roi-y", G_TYPE_INT, r->roi_y,
-      "roi-width", G_TYPE_INT, r->roi_width,
-      "roi-height", G_TYPE_INT, r->roi_height,
-      "frames", G_TYPE_UINT64, r->frames, "pixels", G_TYPE_UINT64, r->pixels,
-      "bins", G_TYPE_UINT, r->bins, NULL);
+  s = gst_structure_new_id (q[Q_HISTOGRAM],
+      q[Q_TIMESTAMP], G_TYPE_UINT64, r->timestamp,
+      q[Q_STREAM_TIME], G_TYPE_UINT64, r->stream_time,
+      q[Q_RUNNING_TIME], G_TYPE_UINT64, r->running_time,
+      q[Q_DURATION], G_TYPE_UINT64, r->duration,
+      q[Q_WIDTH], G_TYPE_INT, r->width, q[Q_HEIGHT], G_TYPE_INT, r->height,
+      q[Q_ROI_X], G_TYPE_INT, r->roi_x, q[Q_ROI_Y], G_TYPE_INT, r->roi_y,
+      q[Q_ROI_WIDTH], G_TYPE_INT, r->roi_width,
+      q[Q_ROI_HEIGHT], G_TYPE_INT, r->roi_height,
+      q[Q_FRAMES], G_TYPE_UINT64, r->frames,
+      q[Q_PIXELS], G_TYPE_UINT64, r->pixels,
+      q[Q_BINS], G_TYPE_UINT, r->bins, 0);
 
-  g_value_init (&names, GST_TYPE_ARRAY);
-  g_value_init (&counts, GST_TYPE_ARRAY);
-  g_value_init (&mean, GST_TYPE_ARRAY);
-  g_value_init (&stddev, GST_TYPE_ARRAY);
-  g_value_init (&vmin, GST_TYPE_ARRAY);
-  g_value_init (&vmax, GST_TYPE_ARRAY);
-  g_value_init (&clo, GST_TYPE_ARRAY);
-  g_value_init (&chi, GST_TYPE_ARRAY);
+  gst_value_array_init (&names, n);
+  gst_value_array_init (&counts, n);
+  array_init (&mean, &dbl, G_TYPE_DOUBLE, n);
+  gst_value_array_init (&stddev, n);
+  gst_value_array_init (&clo, n);
+  gst_value_array_init (&chi, n);
+  array_init (&vmin, &uint, G_TYPE_UINT, n);
+  gst_value_array_init (&vmax, n);
 
-  for (c = 0; c < r->n_channels; c++) {
+  for (c = 0; c < n; c++) {
     const guint64 *h = r->counts + (gsize) c * r->range;
-    GValue ch_counts = G_VALUE_INIT;
     guint64 total = 0;
     gdouble sum = 0, sq = 0, m = 0, sd = 0, lo = 0, hi = 0;
     guint mn = 0, mx = 0;
@@ -122,10 +188,7 @@ gst_cl_histogram_make_structure (const GstClHistogramResult * r)
     }
 
     if (r->counts_mode == GST_CL_HISTOGRAM_COUNTS_ARRAY) {
-      g_value_init (&ch_counts, GST_TYPE_ARRAY);
-      for (b = 0; b < r->bins; b++)
-        append (&ch_counts, G_TYPE_UINT64, &binned[b]);
-      gst_value_array_append_and_take_value (&counts, &ch_counts);
+      append_counts (&counts, binned, r->bins);
     } else if (r->counts_mode == GST_CL_HISTOGRAM_COUNTS_BYTES) {
       /* one GValue per channel instead of one per bin: 65536 bins cost a
        * copy of 512 KiB, not 65536 GValues */
@@ -137,26 +200,27 @@ gst_cl_histogram_make_structure (const GstClHistogramResult * r)
       g_free (field);
     }
 
-    append (&names, G_TYPE_STRING, r->names[c]);
-    append (&mean, G_TYPE_DOUBLE, &m);
-    append (&stddev, G_TYPE_DOUBLE, &sd);
-    append (&vmin, G_TYPE_UINT, &mn);
-    append (&vmax, G_TYPE_UINT, &mx);
-    append (&clo, G_TYPE_DOUBLE, &lo);
-    append (&chi, G_TYPE_DOUBLE, &hi);
+    append_string (&names, r->names[c]);
+    append_double (&mean, &dbl, m);
+    append_double (&stddev, &dbl, sd);
+    append_uint (&vmin, &uint, mn);
+    append_uint (&vmax, &uint, mx);
+    append_double (&clo, &dbl, lo);
+    append_double (&chi, &dbl, hi);
   }
-  g_free (binned);
+  if (binned != stack_bins)
+    g_free (binned);
 
-  take_array (s, "channels", &names);
+  gst_structure_id_take_value (s, q[Q_CHANNELS], &names);
   if (r->counts_mode == GST_CL_HISTOGRAM_COUNTS_ARRAY)
-    take_array (s, "counts", &counts);
+    gst_structure_id_take_value (s, q[Q_COUNTS], &counts);
   else
     g_value_unset (&counts);
-  take_array (s, "mean", &mean);
-  take_array (s, "stddev", &stddev);
-  take_array (s, "min", &vmin);
-  take_array (s, "max", &vmax);
-  take_array (s, "clip-low", &clo);
-  take_array (s, "clip-high", &chi);
+  gst_structure_id_take_value (s, q[Q_MEAN], &mean);
+  gst_structure_id_take_value (s, q[Q_STDDEV], &stddev);
+  gst_structure_id_take_value (s, q[Q_MIN], &vmin);
+  gst_structure_id_take_value (s, q[Q_MAX], &vmax);
+  gst_structure_id_take_value (s, q[Q_CLIP_LOW], &clo);
+  gst_structure_id_take_value (s, q[Q_CLIP_HIGH], &chi);
   return s;
 }

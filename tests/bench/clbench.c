@@ -1806,6 +1806,13 @@ bench_overhead (const gchar * element)
 
   run_gst (&k, factory, opt_device, props, NULL, NULL, NULL,
       "per-frame fixed cost on a 16x16 frame");
+  /* the empty GStreamer path in the same harness: what a frame costs
+   * before any OpenCL work */
+  if (!opt_no_yardsticks) {
+    k.impl = "gst-identity";
+    run_gst (&k, "identity", NULL, NULL, NULL, NULL, NULL,
+        "GStreamer's identity: the harness and GstBaseTransform alone");
+  }
   g_free (name);
 }
 

@@ -326,6 +326,26 @@ GST_START_TEST (test_roi)
 
 GST_END_TEST;
 
+/* More bins than 8-bit samples have (16-bit samples): the message bins
+ * them on the heap instead of the stack */
+GST_START_TEST (test_many_bins)
+{
+  static const guint bins[] = { 257, 1024, 65536 };
+  guint b, g;
+
+  for (b = 0; b < G_N_ELEMENTS (bins); b++)
+    for (g = 0; g < 2; g++) {
+      Case c = { GST_VIDEO_FORMAT_GRAY16_LE, 97, 31, TEST_LAYOUT_PADDED, 0,
+        bins[b],
+      };
+
+      c.gpu = g;
+      run_case (&c);
+    }
+}
+
+GST_END_TEST;
+
 /* Frame after frame through one element: the GPU kernels count into one
  * half of their result while clearing the other for the next frame. Also
  * 16-byte aligned rows (640 wide, packed), which the GPU kernel reads with
@@ -1105,6 +1125,7 @@ clhistogram_suite (void)
     return s;
   tcase_add_test (tc, test_channels_negotiation);
   tcase_add_test (tc, test_message_counts_modes);
+  tcase_add_test (tc, test_many_bins);
   tcase_add_test (tc, test_message_types);
   tcase_add_test (tc, test_invalid_properties);
   tcase_add_test (tc, test_missing_channel);
