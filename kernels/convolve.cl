@@ -1057,12 +1057,31 @@ mul_hi32 (fix32_t a, fix32_t c)
           __builtin_convertvector (c, fix32w_t)) >> 16, fix32_t);
 }
 
+/* The source samples of those of span [sx - rxs, sx + STRIP + rxs) that
+ * lie outside the row (-1: the border value) into @cmap, where
+ * fill_row_fixed reads them: mapped once per work-item, not once per row */
+inline void
+edge_columns_fixed (int sx, int rxs, int rowlen, int width, int ch,
+    int border, int *cmap)
+{
+  int n = STRIP + 2 * rxs;
+  int lo = clamp (rxs - sx, 0, n), hi = clamp (rowlen - sx + rxs, lo, n);
+
+  for (int i = lo == 0 ? hi : 0; i < n; i = i + 1 == lo ? hi : i + 1) {
+    int s = sx - rxs + i;
+    int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
+    int mx = map_index (px, width, border);
+
+    cmap[i] = mx < 0 ? -1 : mx * ch + s - px * ch;
+  }
+}
+
 /* fill_row as Q8 samples. The interior copy is 32 samples at a time, the
- * last chunk overlapping the one before (the span is at least 64 long). */
+ * last chunk overlapping the one before (the span is at least 64 long);
+ * samples outside the row come through @cmap (edge_columns_fixed). */
 inline void
 fill_row_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
-    int rxs, int rowlen, int width, int ch, int bval, int border,
-    ushort * buf)
+    int rxs, int rowlen, const int *cmap, int bval, ushort * buf)
 {
   int n = STRIP + 2 * rxs;
 
@@ -1076,7 +1095,7 @@ fill_row_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
       FSTORE (TO_Q8 (LOAD32 (p + n - 32)), buf + n - 32);
   } else {
     /* an edge strip: the samples inside the row [lo, hi) copied as above,
-     * one border mapping for each of the (at most rxs) outside it */
+     * those outside it through the column map */
     __global const uchar *p = yy < 0 ? 0 : ROW (sbase, sstride, yy) + sx - rxs;
     int lo = yy < 0 ? n : clamp (rxs - sx, 0, n);
     int hi = yy < 0 ? n : clamp (rowlen - sx + rxs, lo, n);
@@ -1091,14 +1110,8 @@ fill_row_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
       for (; i < hi; i++)
         buf[i] = p[i] << 8;
     }
-    for (i = lo == 0 ? hi : 0; i < n; i = i + 1 == lo ? hi : i + 1) {
-      int s = sx - rxs + i;
-      int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
-      int mx = map_index (px, width, border);
-
-      buf[i] = ((mx < 0 || yy < 0) ? bval : p[rxs - sx + mx * ch + s -
-              px * ch]) << 8;
-    }
+    for (i = lo == 0 ? hi : 0; i < n; i = i + 1 == lo ? hi : i + 1)
+      buf[i] = ((yy < 0 || cmap[i] < 0) ? bval : p[rxs - sx + cmap[i]]) << 8;
   }
 }
 
@@ -1203,13 +1216,15 @@ conv2d_fixed_edge (__global const uchar * sbase, int sstride, int y0,
     int border, __global uchar * dbase, int dstride)
 {
   ushort buf[FIX2D_BUF_ROWS][STRIP + 2 * MAX_APRON];
+  int cmap[STRIP + 2 * MAX_APRON];
   fix32_t init = (fix32_t) ((ushort) (ntaps / 2));
   int dy0 = ntaps ? taps[0].y : 0, nfill = ntaps ? nrows + taps[ntaps -
       1].y - dy0 : 0;
 
+  edge_columns_fixed (sx, rxs, rowlen, width, ch, border, cmap);
   for (int k = 0; k < nfill; k++)
     fill_row_fixed (sbase, sstride, map_index (y0 + dy0 + k, height, border),
-        sx, rxs, rowlen, width, ch, bval, border, buf[k]);
+        sx, rxs, rowlen, cmap, bval, buf[k]);
   for (int r = 0; r < nrows; r++) {
     fix32_t a0 = init, a1 = init;
     __global const uchar *srow = ROW (sbase, sstride, y0 + r);
@@ -1295,11 +1310,12 @@ conv2d_fixed (__global const uchar * src, uint soff, int sstride,
   FIX2D_STORE (7);
 }
 
-/* Row pass of input row @yy (-1: the border row) as Q8, 64 samples */
+/* Row pass of input row @yy (-1: the border row) as Q8, 64 samples;
+ * @cmap: the strip's edge_columns_fixed */
 inline void
 row_pass_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
-    int rowlen, int width, int ch, int rx, __constant int4 * taps, int ntaps,
-    int bval, int border, fix32_t * h)
+    int rowlen, int ch, int rx, __constant int4 * taps, int ntaps,
+    const int *cmap, int bval, fix32_t * h)
 {
   ushort buf[STRIP + 2 * MAX_APRON];
   fix32_t a0, a1;
@@ -1321,8 +1337,7 @@ row_pass_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
     h[1] = a1;
     return;
   }
-  fill_row_fixed (sbase, sstride, yy, sx, rxs, rowlen, width, ch, bval,
-      border, buf);
+  fill_row_fixed (sbase, sstride, yy, sx, rxs, rowlen, cmap, bval, buf);
   for (int t = 0; t < ntaps; t++) {
     fix32_t c = (fix32_t) ((ushort) taps[t].w);
     const ushort *q = buf + rx * ch + taps[t].x * ch;
@@ -1346,14 +1361,15 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
   int rowlen = width * ch, y1 = min (y0 + SEP_ROWS, height);
   __global const uchar *sbase = src + soff;
   fix32_t ring[RING][2];
+  int cmap[STRIP + 2 * MAX_APRON];
 
   if (sx >= rowlen || y0 >= height)
     return;
+  edge_columns_fixed (sx, rx * ch, rowlen, width, ch, border, cmap);
   /* ring row k holds input row y0 - ry + k */
   for (int k = 0; k < 2 * ry; k++)
     row_pass_fixed (sbase, sstride, map_index (y0 - ry + k, height, border),
-        sx, rowlen, width, ch, rx, row_taps, nrow, bval, border,
-        ring[k & (RING - 1)]);
+        sx, rowlen, ch, rx, row_taps, nrow, cmap, bval, ring[k & (RING - 1)]);
 
   for (int y = y0; y < y1; y++) {
     int k = y - y0 + 2 * ry;
@@ -1364,8 +1380,7 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
     prefetch_row (sbase, sstride, y + ry + PREFETCH_ROWS, height,
         sx - rx * ch);
     row_pass_fixed (sbase, sstride, map_index (y + ry, height, border), sx,
-        rowlen, width, ch, rx, row_taps, nrow, bval, border,
-        ring[k & (RING - 1)]);
+        rowlen, ch, rx, row_taps, nrow, cmap, bval, ring[k & (RING - 1)]);
     a0 = a1 = (fix32_t) ((ushort) (ncol / 2));
     for (int t = 0; t < ncol; t++) {
       fix32_t c = (fix32_t) ((ushort) col_taps[t].w);
