@@ -1225,7 +1225,7 @@ static const gsize sep_local[2] = { 1, 1 };
 static const gsize strips_local[2] = { STRIPS_LX, STRIPS_LY };
 /* conv2d_fixed: 8 strips of a row in turn, so that a thread reads along
  * rows, which the hardware prefetchers follow (down a strip, a page per
- * row, they do not: 1080p RGBA motion blur took 20-40% more CPU time) */
+ * row, they do not: 1080p RGBA motion blur took 20-30% more CPU time) */
 static const gsize fix2d_local[2] = { 8, 1 };
 
 /* the work-group shape of conv2d_fixed if @fixed, else of conv2d_strips */
