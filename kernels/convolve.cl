@@ -1109,8 +1109,8 @@ typedef fix32_t __attribute__ ((aligned (2))) ufix32_t;
  * row (another page) at a time, which the hardware prefetchers do not
  * follow: the row PREFETCH_ROWS below is requested ahead, 3 cache lines
  * from the strip's left apron (1080p RGBA gaussian 7x7: 8.3-8.9 ms CPU per
- * frame against 9.8-11.6 without; conv2d_fixed, whose work-groups run 8
- * rows of a strip in turn, gained nothing from it). On PoCL's CPU devices pointers are flat (the
+ * frame against 9.8-11.6 without; conv2d_fixed's work-groups run 8 strips
+ * of a row in turn instead, which the prefetchers follow). On PoCL's CPU devices pointers are flat (the
  * built-in prefetch() does nothing there), hence the integer cast. */
 #define PREFETCH_ROWS 4
 inline void
@@ -1134,12 +1134,31 @@ mul_hi32 (fix32_t a, fix32_t c)
           __builtin_convertvector (c, fix32w_t)) >> 16, fix32_t);
 }
 
+/* The source samples of those of span [sx - rxs, sx + STRIP + rxs) that
+ * lie outside the row (-1: the border value) into @cmap, where
+ * fill_row_fixed reads them: mapped once per work-item, not once per row */
+inline void
+edge_columns_fixed (int sx, int rxs, int rowlen, int width, int ch,
+    int border, int *cmap)
+{
+  int n = STRIP + 2 * rxs;
+  int lo = clamp (rxs - sx, 0, n), hi = clamp (rowlen - sx + rxs, lo, n);
+
+  for (int i = lo == 0 ? hi : 0; i < n; i = i + 1 == lo ? hi : i + 1) {
+    int s = sx - rxs + i;
+    int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
+    int mx = map_index (px, width, border);
+
+    cmap[i] = mx < 0 ? -1 : mx * ch + s - px * ch;
+  }
+}
+
 /* fill_row as Q8 samples. The interior copy is 32 samples at a time, the
- * last chunk overlapping the one before (the span is at least 64 long). */
+ * last chunk overlapping the one before (the span is at least 64 long);
+ * samples outside the row come through @cmap (edge_columns_fixed). */
 inline void
 fill_row_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
-    int rxs, int rowlen, int width, int ch, int bval, int border,
-    ushort * buf)
+    int rxs, int rowlen, const int *cmap, int bval, ushort * buf)
 {
   int n = STRIP + 2 * rxs;
 
@@ -1153,7 +1172,7 @@ fill_row_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
       FSTORE (TO_Q8 (LOAD32 (p + n - 32)), buf + n - 32);
   } else {
     /* an edge strip: the samples inside the row [lo, hi) copied as above,
-     * one border mapping for each of the (at most rxs) outside it */
+     * those outside it through the column map */
     __global const uchar *p = yy < 0 ? 0 : ROW (sbase, sstride, yy) + sx - rxs;
     int lo = yy < 0 ? n : clamp (rxs - sx, 0, n);
     int hi = yy < 0 ? n : clamp (rowlen - sx + rxs, lo, n);
@@ -1168,14 +1187,8 @@ fill_row_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
       for (; i < hi; i++)
         buf[i] = p[i] << 8;
     }
-    for (i = lo == 0 ? hi : 0; i < n; i = i + 1 == lo ? hi : i + 1) {
-      int s = sx - rxs + i;
-      int px = s >= 0 ? s / ch : -((-s + ch - 1) / ch);
-      int mx = map_index (px, width, border);
-
-      buf[i] = ((mx < 0 || yy < 0) ? bval : p[rxs - sx + mx * ch + s -
-              px * ch]) << 8;
-    }
+    for (i = lo == 0 ? hi : 0; i < n; i = i + 1 == lo ? hi : i + 1)
+      buf[i] = ((yy < 0 || cmap[i] < 0) ? bval : p[rxs - sx + cmap[i]]) << 8;
   }
 }
 
@@ -1210,36 +1223,112 @@ store_fixed (fix32_t acc, int s, int n, int alpha_pos,
   }
 }
 
-/* conv2d_fixed's output rows per work-item: a tap's decoding, row choice
- * and border test are paid once for FIX2D_ROWS rows (eight accumulators
- * stay in registers) */
-#define FIX2D_ROWS 4
+typedef uchar u8x64_t __attribute__ ((ext_vector_type (64)));
+typedef u8x64_t __attribute__ ((aligned (1))) uu8x64_t;
+#define LOAD64(p) (*(__global const uu8x64_t *) (p))
+#define STORE64(v, p) (*(__global uu8x64_t *) (p) = (v))
+/* 64 samples as Q8 in two halves: one 64-byte load, each byte put straight
+ * into the high byte of a 16-bit lane beside a zero byte (index 64 + ...:
+ * the second operand), which LLVM makes one vpunpcklbw / vpunpckhbw each
+ * instead of a widening load and a shift per 32 samples. Those work within
+ * 16-byte lanes, so the low half holds samples 0-7, 16-23, 32-39, 48-55
+ * and the high half the others; every lane is summed on its own, and
+ * store_fixed64 puts them back in order (one vpackuswb). */
+#define UNPACK_LO(L) 64 + 16 * L, 16 * L + 0, 64 + 16 * L, 16 * L + 1, \
+    64 + 16 * L, 16 * L + 2, 64 + 16 * L, 16 * L + 3, 64 + 16 * L, 16 * L + 4, \
+    64 + 16 * L, 16 * L + 5, 64 + 16 * L, 16 * L + 6, 64 + 16 * L, 16 * L + 7
+#define UNPACK_HI(L) 64 + 16 * L, 16 * L + 8, 64 + 16 * L, 16 * L + 9, \
+    64 + 16 * L, 16 * L + 10, 64 + 16 * L, 16 * L + 11, 64 + 16 * L, \
+    16 * L + 12, 64 + 16 * L, 16 * L + 13, 64 + 16 * L, 16 * L + 14, \
+    64 + 16 * L, 16 * L + 15
+#define Q8_LO(v) __builtin_astype (__builtin_shufflevector ((v), (u8x64_t) 0, \
+        UNPACK_LO (0), UNPACK_LO (1), UNPACK_LO (2), UNPACK_LO (3)), fix32_t)
+#define Q8_HI(v) __builtin_astype (__builtin_shufflevector ((v), (u8x64_t) 0, \
+        UNPACK_HI (0), UNPACK_HI (1), UNPACK_HI (2), UNPACK_HI (3)), fix32_t)
+#define PACK_L(L) 16 * L, 16 * L + 2, 16 * L + 4, 16 * L + 6, 16 * L + 8, \
+    16 * L + 10, 16 * L + 12, 16 * L + 14, 64 + 16 * L, 64 + 16 * L + 2, \
+    64 + 16 * L + 4, 64 + 16 * L + 6, 64 + 16 * L + 8, 64 + 16 * L + 10, \
+    64 + 16 * L + 12, 64 + 16 * L + 14
 
-/* One edge strip's row @y: taps come in row order, one row fill per kernel
- * row */
+/* Rounds the 64 Q8 sums of Q8_LO / Q8_HI halves and stores them at sample
+ * @s of row @y, keeping channel @alpha_pos */
 inline void
-conv2d_fixed_edge (__global const uchar * sbase, int sstride, int y, int sx,
-    int rowlen, int width, int height, int ch, __constant int4 * taps,
-    int ntaps, int rxs, int bval, int border, fix32_t * a)
+store_fixed64 (fix32_t lo, fix32_t hi, int s, int alpha_pos,
+    __global const uchar * sbase, int sstride, __global uchar * dbase,
+    int dstride, int y)
 {
-  ushort buf[STRIP + 2 * MAX_APRON];
-  int cur_dy = -1000;
+  const fix32_t one = 1, top = 255;
+  fix32_t rl = (lo >> 8) + ((lo >> 7) & one);
+  fix32_t rh = (hi >> 8) + ((hi >> 7) & one);
+  u8x64_t v;
 
-  for (int t = 0; t < ntaps; t++) {
-    int4 tp = taps[t];
-    fix32_t c = (fix32_t) ((ushort) tp.w);
-    const ushort *q;
+  rl = rl > top ? top : rl;
+  rh = rh > top ? top : rh;
+  v = __builtin_shufflevector (__builtin_astype (rl, u8x64_t),
+      __builtin_astype (rh, u8x64_t), PACK_L (0),
+      PACK_L (1), PACK_L (2), PACK_L (3));
+  if (alpha_pos >= 0) {
+    u8x64_t lane = (u8x64_t) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
+        0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
+        0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3);
+    v = lane == (uchar) alpha_pos ? LOAD64 (ROW (sbase, sstride, y) + s) : v;
+  }
+  STORE64 (v, dbase + y * dstride + s);
+}
 
-    if (tp.y != cur_dy) {
-      cur_dy = tp.y;
-      fill_row_fixed (sbase, sstride, map_index (y + tp.y, height, border),
-          sx, rxs, rowlen, width, ch, bval, border, buf);
+/* conv2d_fixed's output rows per work-item: a tap's decoding, row choice
+ * and border test are paid once for FIX2D_ROWS rows, and rows that several
+ * outputs read are filled once on the edge path */
+#define FIX2D_ROWS 8            /* as in gstclconvolve.c */
+/* rows an edge work-item fills: its own plus the matrix's (up to 31) */
+#define FIX2D_BUF_ROWS (FIX2D_ROWS + 30)
+
+/* An edge work-item (its strip or rows touch the frame's border, or an
+ * empty matrix): each input row its outputs read is filled once, bordered,
+ * into a Q8 copy; taps come in row order */
+inline void
+conv2d_fixed_edge (__global const uchar * sbase, int sstride, int y0,
+    int nrows, int sx, int rowlen, int width, int height, int ch,
+    int alpha_pos, __constant int4 * taps, int ntaps, int rxs, int bval,
+    int border, __global uchar * dbase, int dstride)
+{
+  ushort buf[FIX2D_BUF_ROWS][STRIP + 2 * MAX_APRON];
+  int cmap[STRIP + 2 * MAX_APRON];
+  fix32_t init = (fix32_t) ((ushort) (ntaps / 2));
+  int dy0 = ntaps ? taps[0].y : 0, nfill = ntaps ? nrows + taps[ntaps -
+      1].y - dy0 : 0;
+
+  edge_columns_fixed (sx, rxs, rowlen, width, ch, border, cmap);
+  for (int k = 0; k < nfill; k++)
+    fill_row_fixed (sbase, sstride, map_index (y0 + dy0 + k, height, border),
+        sx, rxs, rowlen, cmap, bval, buf[k]);
+  for (int r = 0; r < nrows; r++) {
+    fix32_t a0 = init, a1 = init;
+    __global const uchar *srow = ROW (sbase, sstride, y0 + r);
+    __global uchar *drow = dbase + (y0 + r) * dstride;
+
+    for (int t = 0; t < ntaps; t++) {
+      int4 tp = taps[t];
+      fix32_t c = (fix32_t) ((ushort) tp.w);
+      const ushort *q = buf[r + tp.y - dy0] + rxs + tp.x * ch;
+
+      a0 += mul_hi32 (FLOAD (q), c);
+      a1 += mul_hi32 (FLOAD (q + 32), c);
     }
-    q = buf + rxs + tp.x * ch;
-    a[0] += mul_hi32 (FLOAD (q), c);
-    a[1] += mul_hi32 (FLOAD (q + 32), c);
+    store_fixed (a0, sx, rowlen - sx, alpha_pos, srow, drow);
+    if (rowlen - sx > 32)
+      store_fixed (a1, sx + 32, rowlen - sx - 32, alpha_pos, srow, drow);
   }
 }
+
+/* one output row's 64 samples from a tap's row @p (Q8_LO / Q8_HI halves) */
+#define FIX2D_TAP(r) do {                                                  \
+    u8x64_t v_ = LOAD64 (p + (r) * sstride);                               \
+    a##r##0 += mul_hi32 (Q8_LO (v_), c);                                    \
+    a##r##1 += mul_hi32 (Q8_HI (v_), c);                                    \
+  } while (0)
+#define FIX2D_STORE(r) store_fixed64 (a##r##0, a##r##1, sx, alpha_pos, sbase, \
+    sstride, dbase, dstride, y0 + (r))
 
 /* The 2-D kernel (conv2d_strips' arguments and layout); work-item (i, j)
  * makes rows FIX2D_ROWS * j ... of strip i. Taps come in row order. */
@@ -1252,72 +1341,58 @@ conv2d_fixed (__global const uchar * src, uint soff, int sstride,
   int sx = get_global_id (0) * STRIP, y0 = get_global_id (1) * FIX2D_ROWS;
   int rowlen = width * ch, rxs = rx * ch;
   __global const uchar *sbase = src + soff;
+  __global uchar *dbase = dst + doff;
   fix32_t init = (fix32_t) ((ushort) (ntaps / 2));
   fix32_t a00, a01, a10, a11, a20, a21, a30, a31;
-  int nrows;
+  fix32_t a40, a41, a50, a51, a60, a61, a70, a71;
 
   if (sx >= rowlen || y0 >= height)
     return;
-  nrows = min (FIX2D_ROWS, height - y0);
   if (ntaps == 0 || sx < rxs || sx + STRIP + rxs > rowlen ||
       y0 + taps[0].y < 0 || y0 + FIX2D_ROWS - 1 + taps[ntaps - 1].y >=
       height) {
-    /* near an edge: row by row through a bordered copy */
-    for (int r = 0; r < nrows; r++) {
-      fix32_t e[2] = { init, init };
-      __global const uchar *srow = ROW (sbase, sstride, y0 + r);
-      __global uchar *drow = dst + doff + (y0 + r) * dstride;
-
-      conv2d_fixed_edge (sbase, sstride, y0 + r, sx, rowlen, width, height,
-          ch, taps, ntaps, rxs, bval, border, e);
-      store_fixed (e[0], sx, rowlen - sx, alpha_pos, srow, drow);
-      if (rowlen - sx > 32)
-        store_fixed (e[1], sx + 32, rowlen - sx - 32, alpha_pos, srow, drow);
-    }
+    conv2d_fixed_edge (sbase, sstride, y0, min (FIX2D_ROWS, height - y0), sx,
+        rowlen, width, height, ch, alpha_pos, taps, ntaps, rxs, bval, border,
+        dbase, dstride);
     return;
   }
 
   /* every tap of every row reads the frame: no border, no copy (a Q8 copy
    * in private memory would be read back before its stores retire) */
   a00 = a01 = a10 = a11 = a20 = a21 = a30 = a31 = init;
+  a40 = a41 = a50 = a51 = a60 = a61 = a70 = a71 = init;
   for (int t = 0; t < ntaps; t++) {
     int4 tp = taps[t];
     fix32_t c = (fix32_t) ((ushort) tp.w);
     __global const uchar *p = ROW (sbase, sstride, y0 + tp.y) + sx +
         tp.x * ch;
 
-    a00 += mul_hi32 (TO_Q8 (LOAD32 (p)), c);
-    a01 += mul_hi32 (TO_Q8 (LOAD32 (p + 32)), c);
-    p += sstride;
-    a10 += mul_hi32 (TO_Q8 (LOAD32 (p)), c);
-    a11 += mul_hi32 (TO_Q8 (LOAD32 (p + 32)), c);
-    p += sstride;
-    a20 += mul_hi32 (TO_Q8 (LOAD32 (p)), c);
-    a21 += mul_hi32 (TO_Q8 (LOAD32 (p + 32)), c);
-    p += sstride;
-    a30 += mul_hi32 (TO_Q8 (LOAD32 (p)), c);
-    a31 += mul_hi32 (TO_Q8 (LOAD32 (p + 32)), c);
+    FIX2D_TAP (0);
+    FIX2D_TAP (1);
+    FIX2D_TAP (2);
+    FIX2D_TAP (3);
+    FIX2D_TAP (4);
+    FIX2D_TAP (5);
+    FIX2D_TAP (6);
+    FIX2D_TAP (7);
   }
-#define FIX2D_STORE(r, lo, hi) do {                                        \
-    __global const uchar *srow_ = ROW (sbase, sstride, y0 + (r));          \
-    __global uchar *drow_ = dst + doff + (y0 + (r)) * dstride;             \
-    store_fixed (lo, sx, rowlen - sx, alpha_pos, srow_, drow_);            \
-    if (rowlen - sx > 32)                                                  \
-      store_fixed (hi, sx + 32, rowlen - sx - 32, alpha_pos, srow_, drow_);\
-  } while (0)
   /* the vertical test above keeps all FIX2D_ROWS rows inside the frame */
-  FIX2D_STORE (0, a00, a01);
-  FIX2D_STORE (1, a10, a11);
-  FIX2D_STORE (2, a20, a21);
-  FIX2D_STORE (3, a30, a31);
-#undef FIX2D_STORE
+  FIX2D_STORE (0);
+  FIX2D_STORE (1);
+  FIX2D_STORE (2);
+  FIX2D_STORE (3);
+  FIX2D_STORE (4);
+  FIX2D_STORE (5);
+  FIX2D_STORE (6);
+  FIX2D_STORE (7);
 }
 
-/* Row pass of input row @yy (-1: the border row) as Q8, 64 samples */
+/* Row pass of input row @yy (-1: the border row) as Q8, 64 samples;
+ * @cmap: the strip's edge_columns_fixed */
 inline void
 row_pass_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
-    int rowlen, int width, int ch, int rx, __constant int4 * taps, int ntaps,
-    int bval, int border, fix32_t * h)
+    int rowlen, int ch, int rx, __constant int4 * taps, int ntaps,
+    const int *cmap, int bval, fix32_t * h)
 {
   ushort buf[STRIP + 2 * MAX_APRON];
   fix32_t a0, a1;
@@ -1339,8 +1414,7 @@ row_pass_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
     h[1] = a1;
     return;
   }
-  fill_row_fixed (sbase, sstride, yy, sx, rxs, rowlen, width, ch, bval,
-      border, buf);
+  fill_row_fixed (sbase, sstride, yy, sx, rxs, rowlen, cmap, bval, buf);
   for (int t = 0; t < ntaps; t++) {
     fix32_t c = (fix32_t) ((ushort) taps[t].w);
     const ushort *q = buf + rx * ch + taps[t].x * ch;
@@ -1364,14 +1438,15 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
   int rowlen = width * ch, y1 = min (y0 + SEP_ROWS, height);
   __global const uchar *sbase = src + soff;
   fix32_t ring[RING][2];
+  int cmap[STRIP + 2 * MAX_APRON];
 
   if (sx >= rowlen || y0 >= height)
     return;
+  edge_columns_fixed (sx, rx * ch, rowlen, width, ch, border, cmap);
   /* ring row k holds input row y0 - ry + k */
   for (int k = 0; k < 2 * ry; k++)
     row_pass_fixed (sbase, sstride, map_index (y0 - ry + k, height, border),
-        sx, rowlen, width, ch, rx, row_taps, nrow, bval, border,
-        ring[k & (RING - 1)]);
+        sx, rowlen, ch, rx, row_taps, nrow, cmap, bval, ring[k & (RING - 1)]);
 
   for (int y = y0; y < y1; y++) {
     int k = y - y0 + 2 * ry;
@@ -1382,8 +1457,7 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
     prefetch_row (sbase, sstride, y + ry + PREFETCH_ROWS, height,
         sx - rx * ch);
     row_pass_fixed (sbase, sstride, map_index (y + ry, height, border), sx,
-        rowlen, width, ch, rx, row_taps, nrow, bval, border,
-        ring[k & (RING - 1)]);
+        rowlen, ch, rx, row_taps, nrow, cmap, bval, ring[k & (RING - 1)]);
     a0 = a1 = (fix32_t) ((ushort) (ncol / 2));
     for (int t = 0; t < ncol; t++) {
       fix32_t c = (fix32_t) ((ushort) col_taps[t].w);

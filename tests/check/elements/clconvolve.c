@@ -486,6 +486,25 @@ GST_START_TEST (test_fixed_point)
       run_case (formats[f], size->width, size->height, (f + m) % 4, &p, n);
     }
   }
+  /* a 2-D float matrix whose first, middle and last rows and a column are
+   * zero: its taps span 5 rows, not 7, with a zero row between (the edge
+   * work-items fill only the rows from the first tap's to the last's) */
+  for (f = 0; f < G_N_ELEMENTS (formats); f++, n++) {
+    const TestSize *size = &sizes[f % n_sizes];
+    Params p;
+    gint i, j;
+
+    params_init (&p);
+    p.width = p.height = 7;
+    for (i = 0; i < 7; i++)
+      for (j = 0; j < 7; j++)
+        p.coef[i * 7 + j] = (i % 3 == 0 || j == 1) ? 0 :
+            0.35 * (1 + (i * 3 + j * j) % 5);
+    p.border = f % 4;
+    p.border_value = 200;
+    p.chroma_filter = f % 2;
+    run_case (formats[f], size->width, size->height, f % 4, &p, n);
+  }
 }
 
 GST_END_TEST;
