@@ -21,14 +21,17 @@
  * GPU variant (three launches, the output written once): gpu_strip_sums
  * sums tiles of the source, gpu_strip_scan prefixes those sums over the
  * strips, gpu_strip_integral reads the source again and writes every
- * element of the output once, coalesced (details below).
+ * element of the output once, coalesced (details below). With ONEPASS,
+ * gpu_lookback_integral does it in one launch instead (opt-in, below).
  *
  * Options: CH (1|3), SRC_T (uchar|ushort, CH=1), PSTRIDE ROFF GOFF BOFF
  * (bytes, CH=3), SEL (swizzle picking R, G, B of 4 pixels, CH=3), ACC, OUT,
  * VALUE (0 sum, 1 square, 2 non-zero), WG (work-group size of the strip
  * kernels, at least SH), SH (rows per strip), CB (gpu_strip_scan bands),
  * CPU_ONLY / GPU_ONLY (0|1: only one variant's kernels, which the device
- * runs; the other's would only cost build time), BOX (1: the box mean's
+ * runs; the other's would only cost build time), ONEPASS (0|1: the strip
+ * kernels or gpu_lookback_integral), TH (its rows per tile, at most WG),
+ * BOX (1: the box mean's
  * kernels: cpu_box_mean*, or the strip kernels and box_mean; 0: the
  * integral image's, less to build either way). */
 
