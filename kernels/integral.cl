@@ -21,14 +21,17 @@
  * GPU variant (three launches, the output written once): gpu_strip_sums
  * sums tiles of the source, gpu_strip_scan prefixes those sums over the
  * strips, gpu_strip_integral reads the source again and writes every
- * element of the output once, coalesced (details below).
+ * element of the output once, coalesced (details below). With ONEPASS,
+ * gpu_lookback_integral does it in one launch instead (opt-in, below).
  *
  * Options: CH (1|3), SRC_T (uchar|ushort, CH=1), PSTRIDE ROFF GOFF BOFF
  * (bytes, CH=3), SEL (swizzle picking R, G, B of 4 pixels, CH=3), ACC, OUT,
  * VALUE (0 sum, 1 square, 2 non-zero), WG (work-group size of the strip
  * kernels, at least SH), SH (rows per strip), CB (gpu_strip_scan bands),
  * CPU_ONLY / GPU_ONLY (0|1: only one variant's kernels, which the device
- * runs; the other's would only cost build time), BOX (1: the box mean's
+ * runs; the other's would only cost build time), ONEPASS (0|1: the strip
+ * kernels or gpu_lookback_integral), TH (its rows per tile, at most WG),
+ * BOX (1: the box mean's
  * kernels: cpu_box_mean*, or the strip kernels and box_mean; 0: the
  * integral image's, less to build either way). */
 
@@ -1085,16 +1088,16 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
 
 #if ONEPASS
 
-/* One launch: a tile of TH rows (a strip) by TW pixels (a block) per
- * work-group, its 2-D sums completed by decoupled look-back (Merrill and
- * Garland's single-pass scan) in both directions:
+/* One launch (opt-in: slower than the strip kernels on an H200, see
+ * docs/performance.md): a tile of TH rows (a strip) by TW pixels (a block)
+ * per work-group, its 2-D sums completed from two chains of published sums:
  *   vertical    per column of the block, its sum over the strips above;
  *               plus, per channel, the tile's corner I(ya, xb) (element
  *               TW of the chain, fed by the horizontal chain's totals);
  *   horizontal  per row of the strip, its sum over the blocks on the left.
- * Each tile publishes its own sums (AGG), and once it has looked back, its
- * sums including everything before it (INC). A reader walks back through
- * its predecessors, adding AGG values, until it meets an INC one.
+ * Each tile publishes its own sums (AGG), and once it has its
+ * predecessors', its sums including everything before it (INC); a tile
+ * waits for its predecessor's INC values (LOOK_BACK).
  *
  * Tiles are taken in row-major order from an atomic ticket, not from the
  * group id: a tile only ever waits for tiles whose work-groups took their
@@ -1104,12 +1107,10 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
  * Status words: 64 bits each, tag << 32 | 32 bits of value, tag = epoch << 2
  * | kind, so one load gives value and state and no fence orders a flag
  * against its data; 64-bit sums take two words, read until both carry this
- * frame's epoch and the same kind (AGG and INC are each written once per
- * frame, so equal tags come from one publication). The host passes a new
- * epoch (1 .. 2^30 - 1) per frame: words of earlier frames read as not
- * ready, so the buffer is never cleared. The two ticket counters in front
- * of it alternate by epoch; the first tile of a frame zeroes the next
- * frame's. */
+ * frame's epoch and kind. The host passes a new epoch (1 .. 2^30 - 1) per
+ * frame: words of earlier frames read as not ready, so the buffer is never
+ * cleared. The two ticket counters in front of it alternate by epoch; the
+ * first tile of a frame zeroes the next frame's. */
 #ifndef TH
 #define TH 64
 #endif
@@ -1152,41 +1153,36 @@ vst_put (volatile __global ulong * p, V (ACC) v, uint tag)
     st_put (p + c * WPE, CHAN (v, c), tag);
 }
 
-/* @n values, value i at @p + off[i] in each predecessor (@step words
- * apart, at most @depth of them): adds each one's values up to its first
- * INC into sum[i]. The words of one predecessor are loaded together and
- * reloaded until all of them are ready, so a step costs one round trip,
- * not one per value. */
+/* Sums into sum[i] the values of the predecessors, the one @step words
+ * before @p first, up to and including the first whose inclusive value
+ * has been published: value i at off[i] (none where off[i] < 0).
+ * For now it waits for the nearest predecessor's inclusive values (a
+ * chained scan); taking aggregates and walking on (the decoupled form,
+ * measured on an H200 in docs/performance.md) gave wrong sums on PoCL
+ * with several threads and is left for later (docs/design.md). The words
+ * of one predecessor are loaded together and reloaded until all are
+ * ready, so a wait costs one round trip, not one per value. */
 #define LOOK_BACK(p, step, depth, off, sum, n, epoch) do { \
-    bool done_[n]; \
-    int d_, i_; \
-    for (i_ = 0; i_ < (n); i_++) \
-      done_[i_] = off[i_] < 0; \
-    for (d_ = 1; d_ <= (depth); d_++) { \
-      volatile __global const ulong *b_ = (p) - (size_t) d_ * (step); \
-      ulong w_[n][2]; \
-      bool ready_, all_ = true; \
+    volatile __global const ulong *b_ = (p) - (step); \
+    ulong w_[n][2]; \
+    bool ready_; \
+    int i_; \
+    if ((depth) > 0) { \
       do { \
         ready_ = true; \
         for (i_ = 0; i_ < (n); i_++) \
-          if (!done_[i_]) { \
-            uint t0_, t1_; \
+          if (off[i_] >= 0) { \
             w_[i_][0] = b_[off[i_]]; \
             w_[i_][1] = WPE == 2 ? b_[off[i_] + 1] : w_[i_][0]; \
-            t0_ = (uint) (w_[i_][0] >> 32); \
-            t1_ = (uint) (w_[i_][1] >> 32); \
-            ready_ = ready_ && t0_ >> 2 == (epoch) && t0_ == t1_; \
+            ready_ = ready_ && (uint) (w_[i_][0] >> 32) == \
+                ((epoch) << 2 | ST_INC) && (uint) (w_[i_][1] >> 32) == \
+                ((epoch) << 2 | ST_INC); \
           } \
       } while (!ready_); \
       for (i_ = 0; i_ < (n); i_++) \
-        if (!done_[i_]) { \
-          ulong v_ = ((ulong) (uint) w_[i_][1] << 32) | (uint) w_[i_][0]; \
-          sum[i_] += (ACC) v_; \
-          done_[i_] = (uint) (w_[i_][0] >> 32) == ((epoch) << 2 | ST_INC); \
-          all_ = all_ && done_[i_]; \
-        } \
-      if (all_) \
-        break; \
+        if (off[i_] >= 0) \
+          sum[i_] += (ACC) (((ulong) (uint) w_[i_][1] << 32) | \
+              (uint) w_[i_][0]); \
     } \
   } while (0)
 
