@@ -63,6 +63,15 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define GPU_STRIP_PIXELS (GPU_STRIP_WG * 4)     /* TW = WG * K in integral.cl */
 /* benchmarks only: rows per strip, 2 .. GPU_STRIP_WG */
 #define STRIP_ROWS_ENV "GST_CL_INTEGRAL_STRIP_ROWS"
+/* "lookback": the one-launch GPU kernel (gpu_lookback_integral) instead
+ * of the three strip kernels; measured slower on an H200 (see
+ * docs/performance.md), so for benchmarks and its tests only */
+#define GPU_PASSES_ENV "GST_CL_INTEGRAL_GPU"
+/* rows per tile of the one-pass kernel (at most GPU_STRIP_WG: one work-item
+ * per row looks back), walked GPU_STRIP_ROWS at a time: the fastest of 8,
+ * 16, 32, 64 on an H200; TILE_ROWS_ENV overrides it (1 .. GPU_STRIP_WG) */
+#define GPU_TILE_ROWS 32
+#define TILE_ROWS_ENV "GST_CL_INTEGRAL_TILE_ROWS"
 
 enum
 {
@@ -76,13 +85,16 @@ enum
 typedef struct
 {
   cl_program program;
-  cl_kernel k1;                 /* gpu_strip_sums, or the CPU's first-frame
-                                 * kernel */
+  cl_kernel k1;                 /* gpu_lookback_integral or gpu_strip_sums,
+                                 * or the CPU's first-frame kernel */
   cl_kernel k2;                 /* gpu_strip_scan (CPU: NULL) */
   cl_kernel k3;                 /* gpu_strip_integral (CPU: NULL) */
   cl_kernel fast;               /* CPU: its kernel once the warm-up compiled it */
-  cl_mem accrow;                /* scratch: CPU bands' rows, GPU strip sums */
+  cl_mem accrow;                /* scratch: CPU bands' rows, GPU strip sums
+                                 * or look-back status words */
   gint strip_rows;              /* GPU: SH */
+  gint tile_rows;               /* GPU one-pass: TH */
+  guint epoch;                  /* GPU one-pass: the last frame's, 1..2^30-1 */
   guint64 offset;               /* bytes, in the output */
 } IntegralPlane;
 
@@ -98,6 +110,7 @@ struct _GstClIntegral
 
   /* set_info .. reset, streaming thread */
   gboolean gpu;
+  gboolean one_pass;            /* GPU: gpu_lookback_integral */
   gint width, height, channels;
   guint n_planes;
   IntegralPlane plane[MAX_PLANES];
@@ -767,7 +780,7 @@ plan_cpu_bands (GstClIntegral * self, guint compute_units,
  * lanes 0-11 of a 16-vector for the CPU kernels. */
 static gchar *
 plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
-    const gchar * out, gint value, gint strip_rows)
+    const gchar * out, gint value, gint strip_rows, gint tile_rows)
 {
   gchar sel[18] = "s";
   gint i, c;
@@ -783,9 +796,10 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
   return g_strdup_printf ("-D CH=%d -D SRC_T=%s -D PSTRIDE=%d -D ROFF=%d "
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s "
       "-D VALUE=%d -D WG=%d -D SH=%d -D CB=%d -D CPU_ONLY=%d "
-      "-D GPU_ONLY=%d -D BOX=%d", d->channels, d->src_t, d->pstride, d->roff,
-      d->goff, d->boff, sel, acc, out, value, GPU_STRIP_WG, strip_rows,
-      GPU_SCAN_BANDS, !self->gpu, self->gpu, self->box_mean);
+      "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d", d->channels,
+      d->src_t, d->pstride, d->roff, d->goff, d->boff, sel, acc, out, value,
+      GPU_STRIP_WG, strip_rows, GPU_SCAN_BANDS, !self->gpu, self->gpu,
+      self->box_mean, self->one_pass, tile_rows);
 }
 
 static cl_mem
@@ -819,6 +833,63 @@ gpu_strip_rows (GstClIntegral * self, gsize acc_size)
   return rows;
 }
 
+/* Rows per tile of the one-pass GPU kernel */
+static gint
+gpu_tile_rows (void)
+{
+  const gchar *env = g_getenv (TILE_ROWS_ENV);
+
+  return env ? CLAMP (atoi (env), 1, GPU_STRIP_WG) : GPU_TILE_ROWS;
+}
+
+/* Tiles of the one-pass GPU kernel */
+static void
+gpu_tiles (GstClIntegral * self, gint tile_rows, guint64 * strips,
+    guint64 * blocks)
+{
+  *strips = ((guint64) self->height + tile_rows - 1) / tile_rows;
+  *blocks = ((guint64) self->width + GPU_STRIP_PIXELS - 1) /
+      GPU_STRIP_PIXELS;
+}
+
+/* The one-pass GPU kernel's status words (integral.cl): 2 ticket counters
+ * in one 64-bit word, then per tile (GPU_STRIP_PIXELS + 1) vertical and
+ * tile_rows horizontal values of channels sums, one 64-bit word per 32 bits
+ * of sum. Zeroed once here: the kernel tells frames apart by an epoch in
+ * each word and resets its own counters. */
+static cl_mem
+create_gpu_status (GstClIntegral * self, gint tile_rows, gsize acc_size)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  guint64 strips, blocks, tiles = 0, per_tile, size = 0;
+  const cl_ulong zero = 0;
+  gboolean ok;
+  cl_mem mem;
+  cl_int err;
+
+  gpu_tiles (self, tile_rows, &strips, &blocks);
+  per_tile = (GPU_STRIP_PIXELS + 1 + tile_rows) * self->channels *
+      (acc_size / 4);
+  ok = g_uint64_checked_mul (&tiles, strips, blocks) && tiles <= G_MAXINT &&
+      g_uint64_checked_mul (&size, tiles, per_tile) &&
+      g_uint64_checked_add (&size, size, 1) &&
+      g_uint64_checked_mul (&size, size, 8);
+  if (!check_size (self, ok, size, "GPU integral status"))
+    return NULL;
+  mem = create_scratch (self, size);
+  if (!mem)
+    return NULL;
+  err = clEnqueueFillBuffer (ctx->queue, mem, &zero, sizeof (zero), 0, size,
+      0, NULL, NULL);
+  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+          "clEnqueueFillBuffer", "Could not clear OpenCL scratch memory")) {
+    clReleaseMemObject (mem);
+    return NULL;
+  }
+  return mem;
+}
+
 /* The GPU strip kernels' scratch: per strip its column sums and tile
  * totals, then SH row sums per tile (integral.cl), ACC each */
 static cl_mem
@@ -849,7 +920,9 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
 
   p->strip_rows = self->gpu ? gpu_strip_rows (self, acc_size) :
       GPU_STRIP_ROWS;
-  opts = plane_options (self, d, acc, out, value, p->strip_rows);
+  p->tile_rows = gpu_tile_rows ();
+  opts = plane_options (self, d, acc, out, value, p->strip_rows,
+      p->tile_rows);
 
   GST_DEBUG_OBJECT (self, "plane %u: %s (%s variant)", i, opts,
       self->gpu ? "GPU" : "CPU");
@@ -858,7 +931,14 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
   if (!p->program)
     return FALSE;
   p->k1 = gst_cl_base_filter_create_kernel (base, p->program,
-      self->gpu ? "gpu_strip_sums" : "cpu_integral_first");
+      !self->gpu ? "cpu_integral_first" : self->one_pass ?
+      "gpu_lookback_integral" : "gpu_strip_sums");
+  if (self->gpu && self->one_pass) {
+    if (!p->k1)
+      return FALSE;
+    p->accrow = create_gpu_status (self, p->tile_rows, acc_size);
+    return p->accrow != NULL;
+  }
   if (self->gpu) {
     p->k2 = gst_cl_base_filter_create_kernel (base, p->program,
         "gpu_strip_scan");
@@ -999,7 +1079,8 @@ setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   IntegralPlane *p = &self->plane[0];
-  gchar *opts = plane_options (self, d, acc, out, 0, GPU_STRIP_ROWS);
+  gchar *opts = plane_options (self, d, acc, out, 0, GPU_STRIP_ROWS,
+      GPU_TILE_ROWS);
   gsize n;
 
   GST_DEBUG_OBJECT (self, "box mean: %s (CPU variant)", opts);
@@ -1084,6 +1165,7 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     self->gpu = TRUE;
   else if (variant && g_str_has_prefix (variant, "cpu"))
     self->gpu = FALSE;
+  self->one_pass = g_strcmp0 (g_getenv (GPU_PASSES_ENV), "lookback") == 0;
   self->box_mean = out_info != NULL;
   plan_cpu_bands (self, ctx->compute_units, self->box_mean ? 0 :
       ADD_ROW_COST);
@@ -1210,7 +1292,24 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, GstClFrame * in,
   cl_kernel k1 = !self->gpu && g_atomic_int_get (&self->fast_ready) ?
       p->fast : p->k1;
 
-  if (self->gpu) {
+  if (self->gpu && self->one_pass) {
+    /* tiles of tile_rows x GPU_STRIP_PIXELS, taken in order by ticket; a
+     * new epoch per frame, kept only once the kernel is queued (the ticket
+     * counters follow it); counts fit: create_gpu_status() checked them */
+    guint64 strips, blocks;
+    cl_uint epoch = p->epoch % 0x3fffffffu + 1;
+    cl_int nb;
+    gsize gsz, lsz = GPU_STRIP_WG;
+
+    gpu_tiles (self, p->tile_rows, &strips, &blocks);
+    nb = (cl_int) blocks;
+    gsz = (gsize) (strips * blocks) * GPU_STRIP_WG;
+    GST_CL_LAUNCH (self, p->k1, 1, &gsz, &lsz, INTEGRAL_WHAT,
+        GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
+        GST_CL_ARG (nb), GST_CL_ARG (epoch), GST_CL_ARG (p->accrow),
+        GST_CL_ARG (out), GST_CL_ARG (off));
+    p->epoch = epoch;
+  } else if (self->gpu) {
     /* tiles of strip_rows x GPU_STRIP_PIXELS; scratch rows of m sums (no
      * overflow: create_gpu_scratch() sized them) */
     cl_int strips = (h + p->strip_rows - 1) / p->strip_rows;
