@@ -67,6 +67,13 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
  * of the three strip kernels; measured slower on an H200 (see
  * docs/performance.md), so for benchmarks and its tests only */
 #define GPU_PASSES_ENV "GST_CL_INTEGRAL_GPU"
+/* strips per band of the two-launch GPU path, whose last tiles scan the
+ * strip sums (gpu_strip_sums with FUSED); "three" in GPU_PASSES_ENV runs
+ * the separate gpu_strip_scan launch instead, for comparisons */
+#define GPU_SCAN_GROUP 16
+/* benchmarks only, wrong results: launches to leave out (bit 0: the first,
+ * 1: the scan, 2: the last), to time each launch alone */
+#define SKIP_ENV "GST_CL_INTEGRAL_SKIP"
 /* rows per tile of the one-pass kernel (at most GPU_STRIP_WG: one work-item
  * per row looks back), walked GPU_STRIP_ROWS at a time: the fastest of 8,
  * 16, 32, 64 on an H200; TILE_ROWS_ENV overrides it (1 .. GPU_STRIP_WG) */
@@ -111,6 +118,8 @@ struct _GstClIntegral
   /* set_info .. reset, streaming thread */
   gboolean gpu;
   gboolean one_pass;            /* GPU: gpu_lookback_integral */
+  gboolean three_pass;          /* GPU: gpu_strip_scan launched apart */
+  guint skip;                   /* SKIP_ENV */
   gint width, height, channels;
   guint n_planes;
   IntegralPlane plane[MAX_PLANES];
@@ -796,10 +805,11 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
   return g_strdup_printf ("-D CH=%d -D SRC_T=%s -D PSTRIDE=%d -D ROFF=%d "
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s "
       "-D VALUE=%d -D WG=%d -D SH=%d -D CB=%d -D CPU_ONLY=%d "
-      "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d", d->channels,
-      d->src_t, d->pstride, d->roff, d->goff, d->boff, sel, acc, out, value,
-      GPU_STRIP_WG, strip_rows, GPU_SCAN_BANDS, !self->gpu, self->gpu,
-      self->box_mean, self->one_pass, tile_rows);
+      "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d -D FUSED=%d "
+      "-D GB=%d", d->channels, d->src_t, d->pstride, d->roff, d->goff,
+      d->boff, sel, acc, out, value, GPU_STRIP_WG, strip_rows,
+      GPU_SCAN_BANDS, !self->gpu, self->gpu, self->box_mean, self->one_pass,
+      tile_rows, !self->three_pass, GPU_SCAN_GROUP);
 }
 
 static cl_mem
@@ -891,22 +901,44 @@ create_gpu_status (GstClIntegral * self, gint tile_rows, gsize acc_size)
 }
 
 /* The GPU strip kernels' scratch: per strip its column sums and tile
- * totals, then SH row sums per tile (integral.cl), ACC each */
+ * totals, then SH row sums per tile (integral.cl), ACC each; on the
+ * two-launch path then a row of band sums per GPU_SCAN_GROUP strips and
+ * (bands + 1) * blocks 32-bit counters, zeroed here once */
 static cl_mem
 create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size)
 {
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
   guint64 strips = (self->height + strip_rows - 1) / strip_rows;
   guint64 blocks = (self->width + GPU_STRIP_PIXELS - 1) / GPU_STRIP_PIXELS;
-  guint64 row = 0, tiles = 0, size = 0;
+  guint64 bands = self->three_pass ? 0 :
+      (strips + GPU_SCAN_GROUP - 1) / GPU_SCAN_GROUP;
+  guint64 row = 0, tiles = 0, size = 0, counters = 0;
   gboolean ok = g_uint64_checked_mul (&row, self->width + blocks,
       self->channels) && g_uint64_checked_mul (&tiles, strips * blocks,
-      strip_rows * self->channels) && g_uint64_checked_mul (&size, strips,
-      row) && g_uint64_checked_add (&size, size, tiles) &&
-      g_uint64_checked_mul (&size, size, acc_size);
+      strip_rows * self->channels) &&
+      g_uint64_checked_mul (&size, strips + bands, row) &&
+      g_uint64_checked_add (&size, size, tiles) &&
+      g_uint64_checked_mul (&size, size, acc_size) &&
+      g_uint64_checked_mul (&counters, bands + 1, blocks * 4) &&
+      g_uint64_checked_add (&size, size, bands ? counters : 0);
+  const cl_uint zero = 0;
+  cl_mem mem;
+  cl_int err;
 
   if (!check_size (self, ok, size, "GPU integral scratch"))
     return NULL;
-  return create_scratch (self, size);
+  mem = create_scratch (self, size);
+  if (!mem || !bands)
+    return mem;
+  err = clEnqueueFillBuffer (ctx->queue, mem, &zero, sizeof (zero), 0,
+      size, 0, NULL, NULL);
+  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+          "clEnqueueFillBuffer", "Could not clear OpenCL scratch memory")) {
+    clReleaseMemObject (mem);
+    return NULL;
+  }
+  return mem;
 }
 
 /* Builds plane @i's program and kernels (and scratch) */
@@ -940,15 +972,16 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
     return p->accrow != NULL;
   }
   if (self->gpu) {
-    p->k2 = gst_cl_base_filter_create_kernel (base, p->program,
-        "gpu_strip_scan");
+    p->k2 = self->three_pass ? gst_cl_base_filter_create_kernel (base,
+        p->program, "gpu_strip_scan") : NULL;
     p->k3 = gst_cl_base_filter_create_kernel (base, p->program,
         "gpu_strip_integral");
   } else {
     p->fast = gst_cl_base_filter_create_kernel (base, p->program,
         "cpu_integral");
   }
-  if (!p->k1 || !(self->gpu ? p->k2 && p->k3 : p->fast != NULL))
+  if (!p->k1 || !(self->gpu ? (p->k2 || !self->three_pass) && p->k3 :
+          p->fast != NULL))
     return FALSE;
   if (self->gpu) {
     p->accrow = create_gpu_scratch (self, p->strip_rows, acc_size);
@@ -1166,6 +1199,8 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   else if (variant && g_str_has_prefix (variant, "cpu"))
     self->gpu = FALSE;
   self->one_pass = g_strcmp0 (g_getenv (GPU_PASSES_ENV), "lookback") == 0;
+  self->three_pass = g_strcmp0 (g_getenv (GPU_PASSES_ENV), "three") == 0;
+  self->skip = g_getenv (SKIP_ENV) ? atoi (g_getenv (SKIP_ENV)) : 0;
   self->box_mean = out_info != NULL;
   plan_cpu_bands (self, ctx->compute_units, self->box_mean ? 0 :
       ADD_ROW_COST);
@@ -1320,12 +1355,16 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, GstClFrame * in,
     gsize ssz[2] = { gst_cl_global_size (m, 32), GPU_SCAN_BANDS };
     gsize slsz[2] = { 32, GPU_SCAN_BANDS };
 
-    GST_CL_LAUNCH (self, p->k1, 2, tsz, tlsz, INTEGRAL_WHAT,
-        GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
-        GST_CL_ARG (p->accrow));
-    GST_CL_LAUNCH (self, p->k2, 2, ssz, slsz, INTEGRAL_WHAT, GST_CL_ARG (m),
-        GST_CL_ARG (strips), GST_CL_ARG (p->accrow));
-    GST_CL_LAUNCH (self, p->k3, 2, tsz, tlsz, INTEGRAL_WHAT,
+    if (!(self->skip & 1))
+      GST_CL_LAUNCH (self, p->k1, 2, tsz, tlsz, INTEGRAL_WHAT,
+          GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
+          GST_CL_ARG (p->accrow));
+    /* two launches: gpu_strip_sums' last tiles did the scan */
+    if (p->k2 && !(self->skip & 2))
+      GST_CL_LAUNCH (self, p->k2, 2, ssz, slsz, INTEGRAL_WHAT,
+          GST_CL_ARG (m), GST_CL_ARG (strips), GST_CL_ARG (p->accrow));
+    if (!(self->skip & 4))
+      GST_CL_LAUNCH (self, p->k3, 2, tsz, tlsz, INTEGRAL_WHAT,
         GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
         GST_CL_ARG (p->accrow), GST_CL_ARG (out), GST_CL_ARG (off));
   } else {

@@ -31,6 +31,8 @@
  * CPU_ONLY / GPU_ONLY (0|1: only one variant's kernels, which the device
  * runs; the other's would only cost build time), ONEPASS (0|1: the strip
  * kernels or gpu_lookback_integral), TH (its rows per tile, at most WG),
+ * FUSED (0|1: gpu_strip_scan's work done by the last tiles of
+ * gpu_strip_sums, two launches instead of three), GB (strips per band),
  * BOX (1: the box mean's
  * kernels: cpu_box_mean*, or the strip kernels and box_mean; 0: the
  * integral image's, less to build either way). */
@@ -82,6 +84,12 @@
 #endif
 #ifndef ONEPASS
 #define ONEPASS 0
+#endif
+#ifndef FUSED
+#define FUSED 0
+#endif
+#ifndef GB
+#define GB 16
 #endif
 
 #ifdef cl_khr_fp64
@@ -925,6 +933,69 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
 
 #if !ONEPASS
 
+/* FUSED: the scan without a launch of its own. Strips come in bands of GB.
+ * The last tile of a band (per block) to finish its sums turns the band's
+ * scratch rows of that block into exclusive prefixes within the band and
+ * writes the band's totals to a band row; the last band of a block to
+ * finish turns the band rows into exclusive prefixes over the bands.
+ * gpu_strip_integral adds the two. Scratch after the tiles' row sums:
+ * nbands rows of m band sums, then (nbands + 1) * nblocks counters, zeroed
+ * once by the host and reset by their last arriver. A tile's scratch stores
+ * are fenced before it is counted (the CUDA "last block" reduction), the
+ * counted ones read with volatile loads: no stale cached copies. */
+#if FUSED
+#define BANDS(sums, m, nb, ns) ((sums) + (size_t) (ns) * (m) + \
+    (size_t) (ns) * (nb) * SH * CH)
+
+bool count_last (__global uint * counter, uint n);
+
+/* TRUE for the caller that brings @counter to @n, which resets it */
+bool
+count_last (__global uint * counter, uint n)
+{
+  if (atomic_inc (counter) != n - 1)
+    return false;
+  atomic_xchg (counter, 0);
+  return true;
+}
+
+void scan_rows (__global ACC * p, size_t m, int rows, int n,
+    __global ACC * tot, bool with_tot);
+
+/* the @n entries at @p of @rows rows @m apart -> exclusive prefixes down
+ * the rows, in place; their totals to @tot. GB loads issued before the
+ * first store, so the walk costs rows / GB round trips */
+void
+scan_rows (__global ACC * p, size_t m, int rows, int n, __global ACC * tot,
+    bool with_tot)
+{
+  int i, r0, r;
+
+  for (i = get_local_id (0); i < n; i += WG) {
+    volatile __global ACC *c = p + i;
+    ACC a = 0;
+
+    for (r0 = 0; r0 < rows; r0 += GB) {
+      int nr = min (GB, rows - r0);
+      ACC v[GB];
+
+#pragma unroll
+      for (r = 0; r < GB; r++)
+        if (r < nr)
+          v[r] = c[(size_t) (r0 + r) * m];
+#pragma unroll
+      for (r = 0; r < GB; r++)
+        if (r < nr) {
+          c[(size_t) (r0 + r) * m] = a;
+          a += v[r];
+        }
+    }
+    if (with_tot)
+      tot[i] = a;
+  }
+}
+#endif
+
 /* global (nblocks * WG, nstrips), local (WG, 1) */
 __kernel __attribute__ ((reqd_work_group_size (WG, 1, 1)))
 void
@@ -932,6 +1003,9 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
     int width, int height, __global ACC * sums)
 {
   __local V (ACC) part[SH][WG + 1];
+#if FUSED
+  __local int last;
+#endif
   int lid = get_local_id (0), b = get_group_id (0), s = get_group_id (1);
   int nb = get_num_groups (0), ns = get_num_groups (1);
   int x0 = b * TW + lid * K, ya = s * SH, nr = min (SH, height - ya);
@@ -977,8 +1051,38 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
       t += part[r][WG];
     STOREV (t, width + b, srow);
   }
+#if FUSED
+  {
+    int g = s / GB, ng = (ns + GB - 1) / GB, xc = b * TW * CH;
+    int ne = min (TW, width - b * TW) * CH, tc = (width + b) * CH;
+    __global ACC *bands = BANDS (sums, m, nb, ns);
+    __global uint *counters = (__global uint *) (bands + (size_t) ng * m);
+    __global ACC *band0 = sums + (size_t) g * GB * m;
+    __global ACC *brow = bands + (size_t) g * m;
+
+    mem_fence (CLK_GLOBAL_MEM_FENCE);
+    barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+      last = count_last (counters + g * nb + b, min (GB, ns - g * GB));
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (!last)
+      return;
+    scan_rows (band0 + xc, m, min (GB, ns - g * GB), ne, brow + xc, true);
+    scan_rows (band0 + tc, m, min (GB, ns - g * GB), CH, brow + tc, true);
+    mem_fence (CLK_GLOBAL_MEM_FENCE);
+    barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+      last = count_last (counters + ng * nb + b, ng);
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (!last)
+      return;
+    scan_rows (bands + xc, m, ng, ne, bands, false);
+    scan_rows (bands + tc, m, ng, CH, bands, false);
+  }
+#endif
 }
 
+#if !FUSED
 /* global (round_up (m, 32), CB), local (32, CB): each of the m scratch
  * columns split in CB bands of strips; band totals combined in local
  * memory, then each band writes exclusive prefixes in place */
@@ -1011,6 +1115,7 @@ gpu_strip_scan (uint m, int nstrips, __global ACC * sums)
     a += v;
   }
 }
+#endif
 
 /* global (nblocks * WG, nstrips), local (WG, 1): output rows ya + 1 ..
  * ya + SH, columns xb + 1 .. xb + TW of the tile, plus the zero first row
@@ -1032,6 +1137,13 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
   size_t ostride = ((size_t) width + 1) * CH;
   __global const ACC *srow = sums + (size_t) s * m;
   __global const ACC *rs = sums + (size_t) ns * m + (size_t) s * nb * SH * CH;
+#if FUSED
+  /* the scanned sums are in two parts: within the band, over the bands */
+  __global const ACC *brow = BANDS (sums, m, nb, ns) + (size_t) (s / GB) * m;
+#define ABOVE(i) (LOADV (i, srow) + LOADV (i, brow))
+#else
+#define ABOVE(i) LOADV (i, srow)
+#endif
   __global OUT *o = (__global OUT *) (out + out_off);
   V (ACC) q[K], run = 0;
   bool aligned = ALIGNED;
@@ -1056,7 +1168,7 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
     left[lid] = t;
   }
   for (k = 0; k < K; k++) {
-    q[k] = x0 + k < width ? LOADV (x0 + k, srow) : (V (ACC)) 0;
+    q[k] = x0 + k < width ? ABOVE (x0 + k) : (V (ACC)) 0;
     run += q[k];
   }
   barrier (CLK_LOCAL_MEM_FENCE);
@@ -1064,7 +1176,7 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
     V (ACC) t = 0;
 
     for (i = 0; i < b; i++)
-      t += LOADV (width + i, srow);
+      t += ABOVE (width + i);
     for (r = 0; r <= lid; r++)
       t += left[r];
     part[lid][WG] = t;
