@@ -806,10 +806,11 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s "
       "-D VALUE=%d -D WG=%d -D SH=%d -D CB=%d -D CPU_ONLY=%d "
       "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d -D FUSED=%d "
-      "-D GB=%d", d->channels, d->src_t, d->pstride, d->roff, d->goff,
-      d->boff, sel, acc, out, value, GPU_STRIP_WG, strip_rows,
+      "-D GB=%d -D PACKED=%d", d->channels, d->src_t, d->pstride, d->roff,
+      d->goff, d->boff, sel, acc, out, value, GPU_STRIP_WG, strip_rows,
       GPU_SCAN_BANDS, !self->gpu, self->gpu, self->box_mean, self->one_pass,
-      tile_rows, !self->three_pass, GPU_SCAN_GROUP);
+      tile_rows, !self->three_pass, GPU_SCAN_GROUP,
+      g_strcmp0 (g_getenv ("GST_CL_INTEGRAL_PACKED"), "0") != 0);
 }
 
 static cl_mem
