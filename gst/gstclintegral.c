@@ -61,7 +61,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define GPU_STRIP_ROWS 16
 #define GPU_STRIP_ROWS_WIDE 8
 #define GPU_STRIP_PIXELS (GPU_STRIP_WG * 4)     /* TW = WG * K in integral.cl */
-/* benchmarks only: rows per strip, 2 .. GPU_STRIP_WG */
+/* benchmarks only: rows per strip, 2 .. GPU_STRIP_WG; "N,M": M for
+ * 3-channel 64-bit sums */
 #define STRIP_ROWS_ENV "GST_CL_INTEGRAL_STRIP_ROWS"
 /* "lookback": the one-launch GPU kernel (gpu_lookback_integral) instead
  * of the three strip kernels; measured slower on an H200 (see
@@ -806,11 +807,12 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s "
       "-D VALUE=%d -D WG=%d -D SH=%d -D CB=%d -D CPU_ONLY=%d "
       "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d -D FUSED=%d "
-      "-D GB=%d -D PACKED=%d", d->channels, d->src_t, d->pstride, d->roff,
+      "-D GB=%d -D PACKED=%d -D UNROLL=%d", d->channels, d->src_t, d->pstride, d->roff,
       d->goff, d->boff, sel, acc, out, value, GPU_STRIP_WG, strip_rows,
       GPU_SCAN_BANDS, !self->gpu, self->gpu, self->box_mean, self->one_pass,
       tile_rows, !self->three_pass, GPU_SCAN_GROUP,
-      g_strcmp0 (g_getenv ("GST_CL_INTEGRAL_PACKED"), "0") != 0);
+      g_strcmp0 (g_getenv ("GST_CL_INTEGRAL_PACKED"), "0") != 0,
+      g_strcmp0 (g_getenv ("GST_CL_INTEGRAL_UNROLL"), "1") == 0);
 }
 
 static cl_mem
@@ -836,9 +838,11 @@ static gint
 gpu_strip_rows (GstClIntegral * self, gsize acc_size)
 {
   const gchar *env = g_getenv (STRIP_ROWS_ENV);
-  gint rows = self->channels == 3 && acc_size == 8 ? GPU_STRIP_ROWS_WIDE
-      : GPU_STRIP_ROWS;
+  gboolean wide = self->channels == 3 && acc_size == 8;
+  gint rows = wide ? GPU_STRIP_ROWS_WIDE : GPU_STRIP_ROWS;
 
+  if (env && wide && strchr (env, ','))
+    env = strchr (env, ',') + 1;
   if (env)
     rows = CLAMP (atoi (env), 2, GPU_STRIP_WG);
   return rows;

@@ -819,6 +819,10 @@ cpu_box_mean_first (__global const uchar * src, uint src_off,
 #ifndef PACKED
 #define PACKED 1
 #endif
+/* the row loops without barriers unrolled by 4: loads of 4 rows in flight */
+#ifndef UNROLL
+#define UNROLL 0
+#endif
 #if PACKED
 #define PART_ROW __local ACC
 #define PART_N ((WG + 1) * CH)
@@ -1036,6 +1040,9 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
 
   for (k = 0; k < K; k++)
     col[k] = 0;
+#if UNROLL
+#pragma unroll 4
+#endif
   for (r = 0; r < nr; r++) {
     V (uint) px[K];
     V (ACC) t = 0;
@@ -1200,6 +1207,9 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
   }
 
   /* this work-item's K columns summed, row after row */
+#if UNROLL
+#pragma unroll 4
+#endif
   for (r = 0; r < nr; r++) {
     V (uint) px[K];
 
