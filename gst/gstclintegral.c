@@ -790,7 +790,8 @@ plan_cpu_bands (GstClIntegral * self, guint compute_units,
  * lanes 0-11 of a 16-vector for the CPU kernels. */
 static gchar *
 plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
-    const gchar * out, gint value, gint strip_rows, gint tile_rows)
+    const gchar * out, gint value, gint strip_rows, gint tile_rows,
+    gsize sum_size)
 {
   gchar sel[18] = "s";
   gint i, c;
@@ -807,10 +808,11 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s "
       "-D VALUE=%d -D WG=%d -D SH=%d -D CB=%d -D CPU_ONLY=%d "
       "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d -D FUSED=%d "
-      "-D GB=%d -D PACKED=%d -D UNROLL=%d", d->channels, d->src_t, d->pstride, d->roff,
+      "-D GB=%d -D SACC=%s -D PACKED=%d -D UNROLL=%d", d->channels, d->src_t, d->pstride, d->roff,
       d->goff, d->boff, sel, acc, out, value, GPU_STRIP_WG, strip_rows,
       GPU_SCAN_BANDS, !self->gpu, self->gpu, self->box_mean, self->one_pass,
       tile_rows, !self->three_pass, GPU_SCAN_GROUP,
+      sum_size == 4 ? "uint" : acc,
       g_strcmp0 (g_getenv ("GST_CL_INTEGRAL_PACKED"), "0") != 0,
       g_strcmp0 (g_getenv ("GST_CL_INTEGRAL_UNROLL"), "1") == 0);
 }
@@ -905,12 +907,31 @@ create_gpu_status (GstClIntegral * self, gint tile_rows, gsize acc_size)
   return mem;
 }
 
+/* Bytes of one strip sum in the GPU scratch (SACC): 4 on the two-launch
+ * path where no sum of a band of GPU_SCAN_GROUP strips of a block (the
+ * largest value it scans) can reach 2^32, else @acc_size. Halves the
+ * scratch of 64-bit sums of 8-bit samples and their squares. */
+static gsize
+gpu_strip_sum_size (GstClIntegral * self, guint max_value, gint value,
+    gint strip_rows, gsize acc_size)
+{
+  guint64 v = value == 1 ? (guint64) max_value * max_value :
+      value == 2 ? 1 : max_value;
+
+  if (self->three_pass || v * GPU_STRIP_PIXELS * strip_rows *
+      GPU_SCAN_GROUP >= G_GUINT64_CONSTANT (1) << 32)
+    return acc_size;
+  return 4;
+}
+
 /* The GPU strip kernels' scratch: per strip its column sums and tile
- * totals, then SH row sums per tile (integral.cl), ACC each; on the
- * two-launch path then a row of band sums per GPU_SCAN_GROUP strips and
- * (bands + 1) * blocks 32-bit counters, zeroed here once */
+ * totals, then SH row sums per tile (integral.cl), @sum_size bytes each;
+ * on the two-launch path then, at a multiple of 2 sums, a row of band
+ * sums (@acc_size bytes each) per GPU_SCAN_GROUP strips and (bands + 1) *
+ * blocks 32-bit counters, zeroed here once */
 static cl_mem
-create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size)
+create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size,
+    gsize sum_size)
 {
   GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
       (self));
@@ -918,13 +939,16 @@ create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size)
   guint64 blocks = (self->width + GPU_STRIP_PIXELS - 1) / GPU_STRIP_PIXELS;
   guint64 bands = self->three_pass ? 0 :
       (strips + GPU_SCAN_GROUP - 1) / GPU_SCAN_GROUP;
-  guint64 row = 0, tiles = 0, size = 0, counters = 0;
+  guint64 row = 0, tiles = 0, size = 0, band_size = 0, counters = 0;
   gboolean ok = g_uint64_checked_mul (&row, self->width + blocks,
       self->channels) && g_uint64_checked_mul (&tiles, strips * blocks,
       strip_rows * self->channels) &&
-      g_uint64_checked_mul (&size, strips + bands, row) &&
-      g_uint64_checked_add (&size, size, tiles) &&
-      g_uint64_checked_mul (&size, size, acc_size) &&
+      g_uint64_checked_mul (&size, strips, row) &&
+      g_uint64_checked_add (&size, size, tiles + 1) &&
+      g_uint64_checked_mul (&size, size / 2 * 2, sum_size) &&
+      g_uint64_checked_mul (&band_size, bands, row) &&
+      g_uint64_checked_mul (&band_size, band_size, acc_size) &&
+      g_uint64_checked_add (&size, size, band_size) &&
       g_uint64_checked_mul (&counters, bands + 1, blocks * 4) &&
       g_uint64_checked_add (&size, size, bands ? counters : 0);
   const cl_uint zero = 0;
@@ -953,13 +977,16 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   IntegralPlane *p = &self->plane[i];
+  gsize sum_size;
   gchar *opts;
 
   p->strip_rows = self->gpu ? gpu_strip_rows (self, acc_size) :
       GPU_STRIP_ROWS;
   p->tile_rows = gpu_tile_rows ();
+  sum_size = gpu_strip_sum_size (self, d->max_value, value, p->strip_rows,
+      acc_size);
   opts = plane_options (self, d, acc, out, value, p->strip_rows,
-      p->tile_rows);
+      p->tile_rows, sum_size);
 
   GST_DEBUG_OBJECT (self, "plane %u: %s (%s variant)", i, opts,
       self->gpu ? "GPU" : "CPU");
@@ -989,7 +1016,8 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
           p->fast != NULL))
     return FALSE;
   if (self->gpu) {
-    p->accrow = create_gpu_scratch (self, p->strip_rows, acc_size);
+    p->accrow = create_gpu_scratch (self, p->strip_rows, acc_size,
+        sum_size);
     if (!p->accrow)
       return FALSE;
   } else {
@@ -1118,7 +1146,7 @@ setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   IntegralPlane *p = &self->plane[0];
   gchar *opts = plane_options (self, d, acc, out, 0, GPU_STRIP_ROWS,
-      GPU_TILE_ROWS);
+      GPU_TILE_ROWS, acc_size);
   gsize n;
 
   GST_DEBUG_OBJECT (self, "box mean: %s (CPU variant)", opts);

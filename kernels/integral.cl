@@ -33,6 +33,8 @@
  * kernels or gpu_lookback_integral), TH (its rows per tile, at most WG),
  * FUSED (0|1: gpu_strip_scan's work done by the last tiles of
  * gpu_strip_sums, two launches instead of three), GB (strips per band),
+ * SACC (type of the strip sums in the GPU scratch: ACC, or uint with
+ * FUSED where a band's sums stay below 2^32),
  * BOX (1: the box mean's
  * kernels: cpu_box_mean*, or the strip kernels and box_mean; 0: the
  * integral image's, less to build either way). */
@@ -90,6 +92,9 @@
 #endif
 #ifndef GB
 #define GB 16
+#endif
+#ifndef SACC
+#define SACC ACC
 #endif
 
 #ifdef cl_khr_fp64
@@ -965,8 +970,10 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
  * are fenced before it is counted (the CUDA "last block" reduction), the
  * counted ones read with volatile loads: no stale cached copies. */
 #if FUSED
-#define BANDS(sums, m, nb, ns) ((sums) + (size_t) (ns) * (m) + \
-    (size_t) (ns) * (nb) * SH * CH)
+/* band rows (ACC) after the strip sums (SACC), at an even SACC index */
+#define BANDS(sums, m, nb, ns) ((__global ACC *) ((sums) + \
+    (((size_t) (ns) * (m) + (size_t) (ns) * (nb) * SH * CH + 1) & \
+        ~(size_t) 1)))
 
 bool count_last (__global uint * counter, uint n);
 
@@ -980,40 +987,48 @@ count_last (__global uint * counter, uint n)
   return true;
 }
 
-void scan_rows (__global ACC * p, size_t m, int rows, int n,
-    __global ACC * tot, bool with_tot);
+/* The @n entries at @p (of type T) of @rows rows @m apart -> exclusive
+ * prefixes down the rows, in place; their totals to @tot (ACC) if not 0.
+ * GB loads issued before the first store (constant-length loops, which
+ * the compilers unroll), so the walk costs rows / GB round trips */
+#define SCAN_ROWS(T, p, m, rows, n, tot) do { \
+    int i_, r0_, r_; \
+    for (i_ = get_local_id (0); i_ < (n); i_ += WG) { \
+      volatile __global T *c_ = (p) + i_; \
+      T a_ = 0, v_[GB]; \
+      for (r0_ = 0; r0_ < (rows); r0_ += GB) { \
+        int nr_ = min (GB, (rows) - r0_); \
+        for (r_ = 0; r_ < GB; r_++) \
+          if (r_ < nr_) \
+            v_[r_] = c_[(size_t) (r0_ + r_) * (m)]; \
+        for (r_ = 0; r_ < GB; r_++) \
+          if (r_ < nr_) { \
+            c_[(size_t) (r0_ + r_) * (m)] = a_; \
+            a_ += v_[r_]; \
+          } \
+      } \
+      if (tot) \
+        (tot)[i_] = a_; \
+    } \
+  } while (0)
 
-/* the @n entries at @p of @rows rows @m apart -> exclusive prefixes down
- * the rows, in place; their totals to @tot. GB loads issued before the
- * first store, so the walk costs rows / GB round trips */
+void scan_strips (__global SACC * p, size_t m, int rows, int n,
+    __global ACC * tot);
+
+/* a band's strip sums: the prefixes fit SACC (the host chose it so) */
 void
-scan_rows (__global ACC * p, size_t m, int rows, int n, __global ACC * tot,
-    bool with_tot)
+scan_strips (__global SACC * p, size_t m, int rows, int n,
+    __global ACC * tot)
 {
-  int i, r0, r;
+  SCAN_ROWS (SACC, p, m, rows, n, tot);
+}
 
-  for (i = get_local_id (0); i < n; i += WG) {
-    volatile __global ACC *c = p + i;
-    ACC a = 0;
+void scan_bands (__global ACC * p, size_t m, int rows, int n);
 
-    for (r0 = 0; r0 < rows; r0 += GB) {
-      int nr = min (GB, rows - r0);
-      ACC v[GB];
-
-#pragma unroll
-      for (r = 0; r < GB; r++)
-        if (r < nr)
-          v[r] = c[(size_t) (r0 + r) * m];
-#pragma unroll
-      for (r = 0; r < GB; r++)
-        if (r < nr) {
-          c[(size_t) (r0 + r) * m] = a;
-          a += v[r];
-        }
-    }
-    if (with_tot)
-      tot[i] = a;
-  }
+void
+scan_bands (__global ACC * p, size_t m, int rows, int n)
+{
+  SCAN_ROWS (ACC, p, m, rows, n, (__global ACC *) 0);
 }
 #endif
 
@@ -1021,7 +1036,7 @@ scan_rows (__global ACC * p, size_t m, int rows, int n, __global ACC * tot,
 __kernel __attribute__ ((reqd_work_group_size (WG, 1, 1)))
 void
 gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
-    int width, int height, __global ACC * sums)
+    int width, int height, __global SACC * sums)
 {
   PART_ROW part[SH][PART_N];
 #if FUSED
@@ -1031,8 +1046,8 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
   int nb = get_num_groups (0), ns = get_num_groups (1);
   int x0 = b * TW + lid * K, ya = s * SH, nr = min (SH, height - ya);
   size_t m = ((size_t) width + nb) * CH;
-  __global ACC *srow = sums + (size_t) s * m;
-  __global ACC *rs = sums + (size_t) ns * m + ((size_t) s * nb + b) * SH * CH;
+  __global SACC *srow = sums + (size_t) s * m;
+  __global SACC *rs = sums + (size_t) ns * m + ((size_t) s * nb + b) * SH * CH;
   V (ACC) col[K];
   int r, k, i;
 
@@ -1057,14 +1072,14 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
   }
   for (k = 0; k < K; k++)
     if (x0 + k < width)
-      STOREV (col[k], x0 + k, srow);
+      STOREV (CONVERT (V (SACC), col[k]), x0 + k, srow);
   barrier (CLK_LOCAL_MEM_FENCE);
   if (lid < nr) {
     V (ACC) t = 0;
 
     for (i = 0; i < WG; i++)
       t += PGET (lid, i);
-    STOREV (t, lid, rs);
+    STOREV (CONVERT (V (SACC), t), lid, rs);
     PSET (t, lid, WG);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
@@ -1073,7 +1088,7 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
 
     for (r = 0; r < nr; r++)
       t += PGET (r, WG);
-    STOREV (t, width + b, srow);
+    STOREV (CONVERT (V (SACC), t), width + b, srow);
   }
 #if FUSED
   {
@@ -1081,7 +1096,7 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
     int ne = min (TW, width - b * TW) * CH, tc = (width + b) * CH;
     __global ACC *bands = BANDS (sums, m, nb, ns);
     __global uint *counters = (__global uint *) (bands + (size_t) ng * m);
-    __global ACC *band0 = sums + (size_t) g * GB * m;
+    __global SACC *band0 = sums + (size_t) g * GB * m;
     __global ACC *brow = bands + (size_t) g * m;
 
     mem_fence (CLK_GLOBAL_MEM_FENCE);
@@ -1091,8 +1106,8 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
     barrier (CLK_LOCAL_MEM_FENCE);
     if (!last)
       return;
-    scan_rows (band0 + xc, m, min (GB, ns - g * GB), ne, brow + xc, true);
-    scan_rows (band0 + tc, m, min (GB, ns - g * GB), CH, brow + tc, true);
+    scan_strips (band0 + xc, m, min (GB, ns - g * GB), ne, brow + xc);
+    scan_strips (band0 + tc, m, min (GB, ns - g * GB), CH, brow + tc);
     mem_fence (CLK_GLOBAL_MEM_FENCE);
     barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (lid == 0)
@@ -1100,8 +1115,8 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
     barrier (CLK_LOCAL_MEM_FENCE);
     if (!last)
       return;
-    scan_rows (bands + xc, m, ng, ne, bands, false);
-    scan_rows (bands + tc, m, ng, CH, bands, false);
+    scan_bands (bands + xc, m, ng, ne);
+    scan_bands (bands + tc, m, ng, CH);
   }
 #endif
 }
@@ -1147,7 +1162,7 @@ gpu_strip_scan (uint m, int nstrips, __global ACC * sums)
 __kernel __attribute__ ((reqd_work_group_size (WG, 1, 1)))
 void
 gpu_strip_integral (__global const uchar * src, uint src_off,
-    int src_stride, int width, int height, __global const ACC * sums,
+    int src_stride, int width, int height, __global const SACC * sums,
     __global uchar * out, ulong out_off)
 {
   PART_ROW part[SH][PART_N];
@@ -1159,12 +1174,14 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
   int nr = min (SH, height - ya), ne = min (TW, width - xb) * CH;
   size_t m = ((size_t) width + nb) * CH;
   size_t ostride = ((size_t) width + 1) * CH;
-  __global const ACC *srow = sums + (size_t) s * m;
-  __global const ACC *rs = sums + (size_t) ns * m + (size_t) s * nb * SH * CH;
+  __global const SACC *srow = sums + (size_t) s * m;
+  __global const SACC *rs = sums + (size_t) ns * m +
+      (size_t) s * nb * SH * CH;
 #if FUSED
   /* the scanned sums are in two parts: within the band, over the bands */
-  __global const ACC *brow = BANDS (sums, m, nb, ns) + (size_t) (s / GB) * m;
-#define ABOVE(i) (LOADV (i, srow) + LOADV (i, brow))
+  __global const ACC *brow = (__global const ACC *) BANDS (sums, m, nb, ns) +
+      (size_t) (s / GB) * m;
+#define ABOVE(i) (CONVERT (V (ACC), LOADV (i, srow)) + LOADV (i, brow))
 #else
 #define ABOVE(i) LOADV (i, srow)
 #endif
@@ -1188,7 +1205,7 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
     V (ACC) t = 0;
 
     for (i = 0; i < b; i++)
-      t += LOADV (i * SH + lid, rs);
+      t += CONVERT (V (ACC), LOADV (i * SH + lid, rs));
     left[lid] = t;
   }
   for (k = 0; k < K; k++) {
