@@ -68,13 +68,13 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
  * of the three strip kernels; measured slower on an H200 (see
  * docs/performance.md), so for benchmarks and its tests only */
 #define GPU_PASSES_ENV "GST_CL_INTEGRAL_GPU"
-/* strips per band of the two-launch GPU path, whose last tiles scan the
- * strip sums (gpu_strip_sums with FUSED); "three" in GPU_PASSES_ENV runs
- * the separate gpu_strip_scan launch instead, for comparisons */
-#define GPU_SCAN_GROUP 16
-/* benchmarks only, wrong results: launches to leave out (bit 0: the first,
- * 1: the scan, 2: the last), to time each launch alone */
+/* benchmarks only, wrong results: the strip kernels' launches to leave out
+ * (bit 0: gpu_strip_sums, 1: gpu_strip_scan, 2: gpu_strip_integral), to
+ * time each launch alone */
 #define SKIP_ENV "GST_CL_INTEGRAL_SKIP"
+/* "0": the GPU kernels' local partial sums as 16-byte V (ACC) values, as
+ * before they were packed (for comparisons) */
+#define PACKED_ENV "GST_CL_INTEGRAL_PACKED"
 /* rows per tile of the one-pass kernel (at most GPU_STRIP_WG: one work-item
  * per row looks back), walked GPU_STRIP_ROWS at a time: the fastest of 8,
  * 16, 32, 64 on an H200; TILE_ROWS_ENV overrides it (1 .. GPU_STRIP_WG) */
@@ -119,7 +119,6 @@ struct _GstClIntegral
   /* set_info .. reset, streaming thread */
   gboolean gpu;
   gboolean one_pass;            /* GPU: gpu_lookback_integral */
-  gboolean three_pass;          /* GPU: gpu_strip_scan launched apart */
   guint skip;                   /* SKIP_ENV */
   gint width, height, channels;
   guint n_planes;
@@ -790,8 +789,7 @@ plan_cpu_bands (GstClIntegral * self, guint compute_units,
  * lanes 0-11 of a 16-vector for the CPU kernels. */
 static gchar *
 plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
-    const gchar * out, gint value, gint strip_rows, gint tile_rows,
-    gsize sum_size)
+    const gchar * out, gint value, gint strip_rows, gint tile_rows)
 {
   gchar sel[18] = "s";
   gint i, c;
@@ -807,14 +805,11 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
   return g_strdup_printf ("-D CH=%d -D SRC_T=%s -D PSTRIDE=%d -D ROFF=%d "
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s "
       "-D VALUE=%d -D WG=%d -D SH=%d -D CB=%d -D CPU_ONLY=%d "
-      "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d -D FUSED=%d "
-      "-D GB=%d -D SACC=%s -D PACKED=%d -D UNROLL=%d", d->channels, d->src_t, d->pstride, d->roff,
-      d->goff, d->boff, sel, acc, out, value, GPU_STRIP_WG, strip_rows,
-      GPU_SCAN_BANDS, !self->gpu, self->gpu, self->box_mean, self->one_pass,
-      tile_rows, !self->three_pass, GPU_SCAN_GROUP,
-      sum_size == 4 ? "uint" : acc,
-      g_strcmp0 (g_getenv ("GST_CL_INTEGRAL_PACKED"), "0") != 0,
-      g_strcmp0 (g_getenv ("GST_CL_INTEGRAL_UNROLL"), "1") == 0);
+      "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d -D PACKED=%d",
+      d->channels, d->src_t, d->pstride, d->roff, d->goff, d->boff, sel, acc,
+      out, value, GPU_STRIP_WG, strip_rows, GPU_SCAN_BANDS, !self->gpu,
+      self->gpu, self->box_mean, self->one_pass, tile_rows,
+      g_strcmp0 (g_getenv (PACKED_ENV), "0") != 0);
 }
 
 static cl_mem
@@ -907,67 +902,23 @@ create_gpu_status (GstClIntegral * self, gint tile_rows, gsize acc_size)
   return mem;
 }
 
-/* Bytes of one strip sum in the GPU scratch (SACC): 4 on the two-launch
- * path where no sum of a band of GPU_SCAN_GROUP strips of a block (the
- * largest value it scans) can reach 2^32, else @acc_size. Halves the
- * scratch of 64-bit sums of 8-bit samples and their squares. */
-static gsize
-gpu_strip_sum_size (GstClIntegral * self, guint max_value, gint value,
-    gint strip_rows, gsize acc_size)
-{
-  guint64 v = value == 1 ? (guint64) max_value * max_value :
-      value == 2 ? 1 : max_value;
-
-  if (self->three_pass || v * GPU_STRIP_PIXELS * strip_rows *
-      GPU_SCAN_GROUP >= G_GUINT64_CONSTANT (1) << 32)
-    return acc_size;
-  return 4;
-}
-
 /* The GPU strip kernels' scratch: per strip its column sums and tile
- * totals, then SH row sums per tile (integral.cl), @sum_size bytes each;
- * on the two-launch path then, at a multiple of 2 sums, a row of band
- * sums (@acc_size bytes each) per GPU_SCAN_GROUP strips and (bands + 1) *
- * blocks 32-bit counters, zeroed here once */
+ * totals, then SH row sums per tile (integral.cl), ACC each */
 static cl_mem
-create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size,
-    gsize sum_size)
+create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
-      (self));
   guint64 strips = (self->height + strip_rows - 1) / strip_rows;
   guint64 blocks = (self->width + GPU_STRIP_PIXELS - 1) / GPU_STRIP_PIXELS;
-  guint64 bands = self->three_pass ? 0 :
-      (strips + GPU_SCAN_GROUP - 1) / GPU_SCAN_GROUP;
-  guint64 row = 0, tiles = 0, size = 0, band_size = 0, counters = 0;
+  guint64 row = 0, tiles = 0, size = 0;
   gboolean ok = g_uint64_checked_mul (&row, self->width + blocks,
       self->channels) && g_uint64_checked_mul (&tiles, strips * blocks,
-      strip_rows * self->channels) &&
-      g_uint64_checked_mul (&size, strips, row) &&
-      g_uint64_checked_add (&size, size, tiles + 1) &&
-      g_uint64_checked_mul (&size, size / 2 * 2, sum_size) &&
-      g_uint64_checked_mul (&band_size, bands, row) &&
-      g_uint64_checked_mul (&band_size, band_size, acc_size) &&
-      g_uint64_checked_add (&size, size, band_size) &&
-      g_uint64_checked_mul (&counters, bands + 1, blocks * 4) &&
-      g_uint64_checked_add (&size, size, bands ? counters : 0);
-  const cl_uint zero = 0;
-  cl_mem mem;
-  cl_int err;
+      strip_rows * self->channels) && g_uint64_checked_mul (&size, strips,
+      row) && g_uint64_checked_add (&size, size, tiles) &&
+      g_uint64_checked_mul (&size, size, acc_size);
 
   if (!check_size (self, ok, size, "GPU integral scratch"))
     return NULL;
-  mem = create_scratch (self, size);
-  if (!mem || !bands)
-    return mem;
-  err = clEnqueueFillBuffer (ctx->queue, mem, &zero, sizeof (zero), 0,
-      size, 0, NULL, NULL);
-  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
-          "clEnqueueFillBuffer", "Could not clear OpenCL scratch memory")) {
-    clReleaseMemObject (mem);
-    return NULL;
-  }
-  return mem;
+  return create_scratch (self, size);
 }
 
 /* Builds plane @i's program and kernels (and scratch) */
@@ -977,16 +928,13 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   IntegralPlane *p = &self->plane[i];
-  gsize sum_size;
   gchar *opts;
 
   p->strip_rows = self->gpu ? gpu_strip_rows (self, acc_size) :
       GPU_STRIP_ROWS;
   p->tile_rows = gpu_tile_rows ();
-  sum_size = gpu_strip_sum_size (self, d->max_value, value, p->strip_rows,
-      acc_size);
   opts = plane_options (self, d, acc, out, value, p->strip_rows,
-      p->tile_rows, sum_size);
+      p->tile_rows);
 
   GST_DEBUG_OBJECT (self, "plane %u: %s (%s variant)", i, opts,
       self->gpu ? "GPU" : "CPU");
@@ -1004,20 +952,18 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
     return p->accrow != NULL;
   }
   if (self->gpu) {
-    p->k2 = self->three_pass ? gst_cl_base_filter_create_kernel (base,
-        p->program, "gpu_strip_scan") : NULL;
+    p->k2 = gst_cl_base_filter_create_kernel (base, p->program,
+        "gpu_strip_scan");
     p->k3 = gst_cl_base_filter_create_kernel (base, p->program,
         "gpu_strip_integral");
   } else {
     p->fast = gst_cl_base_filter_create_kernel (base, p->program,
         "cpu_integral");
   }
-  if (!p->k1 || !(self->gpu ? (p->k2 || !self->three_pass) && p->k3 :
-          p->fast != NULL))
+  if (!p->k1 || !(self->gpu ? p->k2 && p->k3 : p->fast != NULL))
     return FALSE;
   if (self->gpu) {
-    p->accrow = create_gpu_scratch (self, p->strip_rows, acc_size,
-        sum_size);
+    p->accrow = create_gpu_scratch (self, p->strip_rows, acc_size);
     if (!p->accrow)
       return FALSE;
   } else {
@@ -1146,7 +1092,7 @@ setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   IntegralPlane *p = &self->plane[0];
   gchar *opts = plane_options (self, d, acc, out, 0, GPU_STRIP_ROWS,
-      GPU_TILE_ROWS, acc_size);
+      GPU_TILE_ROWS);
   gsize n;
 
   GST_DEBUG_OBJECT (self, "box mean: %s (CPU variant)", opts);
@@ -1232,7 +1178,6 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   else if (variant && g_str_has_prefix (variant, "cpu"))
     self->gpu = FALSE;
   self->one_pass = g_strcmp0 (g_getenv (GPU_PASSES_ENV), "lookback") == 0;
-  self->three_pass = g_strcmp0 (g_getenv (GPU_PASSES_ENV), "three") == 0;
   self->skip = g_getenv (SKIP_ENV) ? atoi (g_getenv (SKIP_ENV)) : 0;
   self->box_mean = out_info != NULL;
   plan_cpu_bands (self, ctx->compute_units, self->box_mean ? 0 :
@@ -1392,14 +1337,13 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, GstClFrame * in,
       GST_CL_LAUNCH (self, p->k1, 2, tsz, tlsz, INTEGRAL_WHAT,
           GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
           GST_CL_ARG (p->accrow));
-    /* two launches: gpu_strip_sums' last tiles did the scan */
-    if (p->k2 && !(self->skip & 2))
+    if (!(self->skip & 2))
       GST_CL_LAUNCH (self, p->k2, 2, ssz, slsz, INTEGRAL_WHAT,
           GST_CL_ARG (m), GST_CL_ARG (strips), GST_CL_ARG (p->accrow));
     if (!(self->skip & 4))
       GST_CL_LAUNCH (self, p->k3, 2, tsz, tlsz, INTEGRAL_WHAT,
-        GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
-        GST_CL_ARG (p->accrow), GST_CL_ARG (out), GST_CL_ARG (off));
+          GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
+          GST_CL_ARG (p->accrow), GST_CL_ARG (out), GST_CL_ARG (off));
   } else {
     /* one work-item per work-group: PoCL runs work-groups on its threads */
     gsize one = 1, nb = self->n_bands;

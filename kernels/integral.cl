@@ -31,10 +31,7 @@
  * CPU_ONLY / GPU_ONLY (0|1: only one variant's kernels, which the device
  * runs; the other's would only cost build time), ONEPASS (0|1: the strip
  * kernels or gpu_lookback_integral), TH (its rows per tile, at most WG),
- * FUSED (0|1: gpu_strip_scan's work done by the last tiles of
- * gpu_strip_sums, two launches instead of three), GB (strips per band),
- * SACC (type of the strip sums in the GPU scratch: ACC, or uint with
- * FUSED where a band's sums stay below 2^32),
+ * PACKED (0|1: the GPU kernels' local partial sums as V (ACC) or packed),
  * BOX (1: the box mean's
  * kernels: cpu_box_mean*, or the strip kernels and box_mean; 0: the
  * integral image's, less to build either way). */
@@ -86,15 +83,6 @@
 #endif
 #ifndef ONEPASS
 #define ONEPASS 0
-#endif
-#ifndef FUSED
-#define FUSED 0
-#endif
-#ifndef GB
-#define GB 16
-#endif
-#ifndef SACC
-#define SACC ACC
 #endif
 
 #ifdef cl_khr_fp64
@@ -824,10 +812,6 @@ cpu_box_mean_first (__global const uchar * src, uint src_off,
 #ifndef PACKED
 #define PACKED 1
 #endif
-/* the row loops without barriers unrolled by 4: loads of 4 rows in flight */
-#ifndef UNROLL
-#define UNROLL 0
-#endif
 #if PACKED
 #define PART_ROW __local ACC
 #define PART_N ((WG + 1) * CH)
@@ -959,95 +943,19 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
 
 #if !ONEPASS
 
-/* FUSED: the scan without a launch of its own. Strips come in bands of GB.
- * The last tile of a band (per block) to finish its sums turns the band's
- * scratch rows of that block into exclusive prefixes within the band and
- * writes the band's totals to a band row; the last band of a block to
- * finish turns the band rows into exclusive prefixes over the bands.
- * gpu_strip_integral adds the two. Scratch after the tiles' row sums:
- * nbands rows of m band sums, then (nbands + 1) * nblocks counters, zeroed
- * once by the host and reset by their last arriver. A tile's scratch stores
- * are fenced before it is counted (the CUDA "last block" reduction), the
- * counted ones read with volatile loads: no stale cached copies. */
-#if FUSED
-/* band rows (ACC) after the strip sums (SACC), at an even SACC index */
-#define BANDS(sums, m, nb, ns) ((__global ACC *) ((sums) + \
-    (((size_t) (ns) * (m) + (size_t) (ns) * (nb) * SH * CH + 1) & \
-        ~(size_t) 1)))
-
-bool count_last (__global uint * counter, uint n);
-
-/* TRUE for the caller that brings @counter to @n, which resets it */
-bool
-count_last (__global uint * counter, uint n)
-{
-  if (atomic_inc (counter) != n - 1)
-    return false;
-  atomic_xchg (counter, 0);
-  return true;
-}
-
-/* The @n entries at @p (of type T) of @rows rows @m apart -> exclusive
- * prefixes down the rows, in place; their totals to @tot (ACC) if not 0.
- * GB loads issued before the first store (constant-length loops, which
- * the compilers unroll), so the walk costs rows / GB round trips */
-#define SCAN_ROWS(T, p, m, rows, n, tot) do { \
-    int i_, r0_, r_; \
-    for (i_ = get_local_id (0); i_ < (n); i_ += WG) { \
-      volatile __global T *c_ = (p) + i_; \
-      T a_ = 0, v_[GB]; \
-      for (r0_ = 0; r0_ < (rows); r0_ += GB) { \
-        int nr_ = min (GB, (rows) - r0_); \
-        for (r_ = 0; r_ < GB; r_++) \
-          if (r_ < nr_) \
-            v_[r_] = c_[(size_t) (r0_ + r_) * (m)]; \
-        for (r_ = 0; r_ < GB; r_++) \
-          if (r_ < nr_) { \
-            c_[(size_t) (r0_ + r_) * (m)] = a_; \
-            a_ += v_[r_]; \
-          } \
-      } \
-      if (tot) \
-        (tot)[i_] = a_; \
-    } \
-  } while (0)
-
-void scan_strips (__global SACC * p, size_t m, int rows, int n,
-    __global ACC * tot);
-
-/* a band's strip sums: the prefixes fit SACC (the host chose it so) */
-void
-scan_strips (__global SACC * p, size_t m, int rows, int n,
-    __global ACC * tot)
-{
-  SCAN_ROWS (SACC, p, m, rows, n, tot);
-}
-
-void scan_bands (__global ACC * p, size_t m, int rows, int n);
-
-void
-scan_bands (__global ACC * p, size_t m, int rows, int n)
-{
-  SCAN_ROWS (ACC, p, m, rows, n, (__global ACC *) 0);
-}
-#endif
-
 /* global (nblocks * WG, nstrips), local (WG, 1) */
 __kernel __attribute__ ((reqd_work_group_size (WG, 1, 1)))
 void
 gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
-    int width, int height, __global SACC * sums)
+    int width, int height, __global ACC * sums)
 {
   PART_ROW part[SH][PART_N];
-#if FUSED
-  __local int last;
-#endif
   int lid = get_local_id (0), b = get_group_id (0), s = get_group_id (1);
   int nb = get_num_groups (0), ns = get_num_groups (1);
   int x0 = b * TW + lid * K, ya = s * SH, nr = min (SH, height - ya);
   size_t m = ((size_t) width + nb) * CH;
-  __global SACC *srow = sums + (size_t) s * m;
-  __global SACC *rs = sums + (size_t) ns * m + ((size_t) s * nb + b) * SH * CH;
+  __global ACC *srow = sums + (size_t) s * m;
+  __global ACC *rs = sums + (size_t) ns * m + ((size_t) s * nb + b) * SH * CH;
   V (ACC) col[K];
   int r, k, i;
 
@@ -1055,9 +963,6 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
 
   for (k = 0; k < K; k++)
     col[k] = 0;
-#if UNROLL
-#pragma unroll 4
-#endif
   for (r = 0; r < nr; r++) {
     V (uint) px[K];
     V (ACC) t = 0;
@@ -1072,14 +977,14 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
   }
   for (k = 0; k < K; k++)
     if (x0 + k < width)
-      STOREV (CONVERT (V (SACC), col[k]), x0 + k, srow);
+      STOREV (col[k], x0 + k, srow);
   barrier (CLK_LOCAL_MEM_FENCE);
   if (lid < nr) {
     V (ACC) t = 0;
 
     for (i = 0; i < WG; i++)
       t += PGET (lid, i);
-    STOREV (CONVERT (V (SACC), t), lid, rs);
+    STOREV (t, lid, rs);
     PSET (t, lid, WG);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
@@ -1088,40 +993,10 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
 
     for (r = 0; r < nr; r++)
       t += PGET (r, WG);
-    STOREV (CONVERT (V (SACC), t), width + b, srow);
+    STOREV (t, width + b, srow);
   }
-#if FUSED
-  {
-    int g = s / GB, ng = (ns + GB - 1) / GB, xc = b * TW * CH;
-    int ne = min (TW, width - b * TW) * CH, tc = (width + b) * CH;
-    __global ACC *bands = BANDS (sums, m, nb, ns);
-    __global uint *counters = (__global uint *) (bands + (size_t) ng * m);
-    __global SACC *band0 = sums + (size_t) g * GB * m;
-    __global ACC *brow = bands + (size_t) g * m;
-
-    mem_fence (CLK_GLOBAL_MEM_FENCE);
-    barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (lid == 0)
-      last = count_last (counters + g * nb + b, min (GB, ns - g * GB));
-    barrier (CLK_LOCAL_MEM_FENCE);
-    if (!last)
-      return;
-    scan_strips (band0 + xc, m, min (GB, ns - g * GB), ne, brow + xc);
-    scan_strips (band0 + tc, m, min (GB, ns - g * GB), CH, brow + tc);
-    mem_fence (CLK_GLOBAL_MEM_FENCE);
-    barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (lid == 0)
-      last = count_last (counters + ng * nb + b, ng);
-    barrier (CLK_LOCAL_MEM_FENCE);
-    if (!last)
-      return;
-    scan_bands (bands + xc, m, ng, ne);
-    scan_bands (bands + tc, m, ng, CH);
-  }
-#endif
 }
 
-#if !FUSED
 /* global (round_up (m, 32), CB), local (32, CB): each of the m scratch
  * columns split in CB bands of strips; band totals combined in local
  * memory, then each band writes exclusive prefixes in place */
@@ -1154,7 +1029,6 @@ gpu_strip_scan (uint m, int nstrips, __global ACC * sums)
     a += v;
   }
 }
-#endif
 
 /* global (nblocks * WG, nstrips), local (WG, 1): output rows ya + 1 ..
  * ya + SH, columns xb + 1 .. xb + TW of the tile, plus the zero first row
@@ -1162,7 +1036,7 @@ gpu_strip_scan (uint m, int nstrips, __global ACC * sums)
 __kernel __attribute__ ((reqd_work_group_size (WG, 1, 1)))
 void
 gpu_strip_integral (__global const uchar * src, uint src_off,
-    int src_stride, int width, int height, __global const SACC * sums,
+    int src_stride, int width, int height, __global const ACC * sums,
     __global uchar * out, ulong out_off)
 {
   PART_ROW part[SH][PART_N];
@@ -1174,17 +1048,8 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
   int nr = min (SH, height - ya), ne = min (TW, width - xb) * CH;
   size_t m = ((size_t) width + nb) * CH;
   size_t ostride = ((size_t) width + 1) * CH;
-  __global const SACC *srow = sums + (size_t) s * m;
-  __global const SACC *rs = sums + (size_t) ns * m +
-      (size_t) s * nb * SH * CH;
-#if FUSED
-  /* the scanned sums are in two parts: within the band, over the bands */
-  __global const ACC *brow = (__global const ACC *) BANDS (sums, m, nb, ns) +
-      (size_t) (s / GB) * m;
-#define ABOVE(i) (CONVERT (V (ACC), LOADV (i, srow)) + LOADV (i, brow))
-#else
-#define ABOVE(i) LOADV (i, srow)
-#endif
+  __global const ACC *srow = sums + (size_t) s * m;
+  __global const ACC *rs = sums + (size_t) ns * m + (size_t) s * nb * SH * CH;
   __global OUT *o = (__global OUT *) (out + out_off);
   V (ACC) q[K], run = 0;
   bool aligned = ALIGNED;
@@ -1205,11 +1070,11 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
     V (ACC) t = 0;
 
     for (i = 0; i < b; i++)
-      t += CONVERT (V (ACC), LOADV (i * SH + lid, rs));
+      t += LOADV (i * SH + lid, rs);
     left[lid] = t;
   }
   for (k = 0; k < K; k++) {
-    q[k] = x0 + k < width ? ABOVE (x0 + k) : (V (ACC)) 0;
+    q[k] = x0 + k < width ? LOADV (x0 + k, srow) : (V (ACC)) 0;
     run += q[k];
   }
   barrier (CLK_LOCAL_MEM_FENCE);
@@ -1217,16 +1082,13 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
     V (ACC) t = 0;
 
     for (i = 0; i < b; i++)
-      t += ABOVE (width + i);
+      t += LOADV (width + i, srow);
     for (r = 0; r <= lid; r++)
       t += left[r];
     PSET (t, lid, WG);
   }
 
   /* this work-item's K columns summed, row after row */
-#if UNROLL
-#pragma unroll 4
-#endif
   for (r = 0; r < nr; r++) {
     V (uint) px[K];
 
