@@ -1179,6 +1179,9 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     self->gpu = FALSE;
   self->one_pass = g_strcmp0 (g_getenv (GPU_PASSES_ENV), "lookback") == 0;
   self->skip = g_getenv (SKIP_ENV) ? atoi (g_getenv (SKIP_ENV)) : 0;
+  if (self->skip && self->gpu && !self->one_pass)
+    GST_WARNING_OBJECT (self, SKIP_ENV "=%u: GPU launches left out, the "
+        "output is wrong (for timing launches alone only)", self->skip);
   self->box_mean = out_info != NULL;
   plan_cpu_bands (self, ctx->compute_units, self->box_mean ? 0 :
       ADD_ROW_COST);
