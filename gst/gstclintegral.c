@@ -61,12 +61,20 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define GPU_STRIP_ROWS 16
 #define GPU_STRIP_ROWS_WIDE 8
 #define GPU_STRIP_PIXELS (GPU_STRIP_WG * 4)     /* TW = WG * K in integral.cl */
-/* benchmarks only: rows per strip, 2 .. GPU_STRIP_WG */
+/* benchmarks only: rows per strip, 2 .. GPU_STRIP_WG; "N,M": M for
+ * 3-channel 64-bit sums */
 #define STRIP_ROWS_ENV "GST_CL_INTEGRAL_STRIP_ROWS"
 /* "lookback": the one-launch GPU kernel (gpu_lookback_integral) instead
  * of the three strip kernels; measured slower on an H200 (see
  * docs/performance.md), so for benchmarks and its tests only */
 #define GPU_PASSES_ENV "GST_CL_INTEGRAL_GPU"
+/* benchmarks only, wrong results: the strip kernels' launches to leave out
+ * (bit 0: gpu_strip_sums, 1: gpu_strip_scan, 2: gpu_strip_integral), to
+ * time each launch alone */
+#define SKIP_ENV "GST_CL_INTEGRAL_SKIP"
+/* "0": the GPU kernels' local partial sums as 16-byte V (ACC) values, as
+ * before they were packed (for comparisons) */
+#define PACKED_ENV "GST_CL_INTEGRAL_PACKED"
 /* rows per tile of the one-pass kernel (at most GPU_STRIP_WG: one work-item
  * per row looks back), walked GPU_STRIP_ROWS at a time: the fastest of 8,
  * 16, 32, 64 on an H200; TILE_ROWS_ENV overrides it (1 .. GPU_STRIP_WG) */
@@ -111,6 +119,7 @@ struct _GstClIntegral
   /* set_info .. reset, streaming thread */
   gboolean gpu;
   gboolean one_pass;            /* GPU: gpu_lookback_integral */
+  guint skip;                   /* SKIP_ENV */
   gint width, height, channels;
   guint n_planes;
   IntegralPlane plane[MAX_PLANES];
@@ -796,10 +805,11 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
   return g_strdup_printf ("-D CH=%d -D SRC_T=%s -D PSTRIDE=%d -D ROFF=%d "
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s "
       "-D VALUE=%d -D WG=%d -D SH=%d -D CB=%d -D CPU_ONLY=%d "
-      "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d", d->channels,
-      d->src_t, d->pstride, d->roff, d->goff, d->boff, sel, acc, out, value,
-      GPU_STRIP_WG, strip_rows, GPU_SCAN_BANDS, !self->gpu, self->gpu,
-      self->box_mean, self->one_pass, tile_rows);
+      "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d -D PACKED=%d",
+      d->channels, d->src_t, d->pstride, d->roff, d->goff, d->boff, sel, acc,
+      out, value, GPU_STRIP_WG, strip_rows, GPU_SCAN_BANDS, !self->gpu,
+      self->gpu, self->box_mean, self->one_pass, tile_rows,
+      g_strcmp0 (g_getenv (PACKED_ENV), "0") != 0);
 }
 
 static cl_mem
@@ -825,9 +835,11 @@ static gint
 gpu_strip_rows (GstClIntegral * self, gsize acc_size)
 {
   const gchar *env = g_getenv (STRIP_ROWS_ENV);
-  gint rows = self->channels == 3 && acc_size == 8 ? GPU_STRIP_ROWS_WIDE
-      : GPU_STRIP_ROWS;
+  gboolean wide = self->channels == 3 && acc_size == 8;
+  gint rows = wide ? GPU_STRIP_ROWS_WIDE : GPU_STRIP_ROWS;
 
+  if (env && wide && strchr (env, ','))
+    env = strchr (env, ',') + 1;
   if (env)
     rows = CLAMP (atoi (env), 2, GPU_STRIP_WG);
   return rows;
@@ -1166,6 +1178,10 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   else if (variant && g_str_has_prefix (variant, "cpu"))
     self->gpu = FALSE;
   self->one_pass = g_strcmp0 (g_getenv (GPU_PASSES_ENV), "lookback") == 0;
+  self->skip = g_getenv (SKIP_ENV) ? atoi (g_getenv (SKIP_ENV)) : 0;
+  if (self->skip && self->gpu && !self->one_pass)
+    GST_WARNING_OBJECT (self, SKIP_ENV "=%u: GPU launches left out, the "
+        "output is wrong (for timing launches alone only)", self->skip);
   self->box_mean = out_info != NULL;
   plan_cpu_bands (self, ctx->compute_units, self->box_mean ? 0 :
       ADD_ROW_COST);
@@ -1320,14 +1336,17 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, GstClFrame * in,
     gsize ssz[2] = { gst_cl_global_size (m, 32), GPU_SCAN_BANDS };
     gsize slsz[2] = { 32, GPU_SCAN_BANDS };
 
-    GST_CL_LAUNCH (self, p->k1, 2, tsz, tlsz, INTEGRAL_WHAT,
-        GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
-        GST_CL_ARG (p->accrow));
-    GST_CL_LAUNCH (self, p->k2, 2, ssz, slsz, INTEGRAL_WHAT, GST_CL_ARG (m),
-        GST_CL_ARG (strips), GST_CL_ARG (p->accrow));
-    GST_CL_LAUNCH (self, p->k3, 2, tsz, tlsz, INTEGRAL_WHAT,
-        GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
-        GST_CL_ARG (p->accrow), GST_CL_ARG (out), GST_CL_ARG (off));
+    if (!(self->skip & 1))
+      GST_CL_LAUNCH (self, p->k1, 2, tsz, tlsz, INTEGRAL_WHAT,
+          GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
+          GST_CL_ARG (p->accrow));
+    if (!(self->skip & 2))
+      GST_CL_LAUNCH (self, p->k2, 2, ssz, slsz, INTEGRAL_WHAT,
+          GST_CL_ARG (m), GST_CL_ARG (strips), GST_CL_ARG (p->accrow));
+    if (!(self->skip & 4))
+      GST_CL_LAUNCH (self, p->k3, 2, tsz, tlsz, INTEGRAL_WHAT,
+          GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
+          GST_CL_ARG (p->accrow), GST_CL_ARG (out), GST_CL_ARG (off));
   } else {
     /* one work-item per work-group: PoCL runs work-groups on its threads */
     gsize one = 1, nb = self->n_bands;

@@ -31,6 +31,7 @@
  * CPU_ONLY / GPU_ONLY (0|1: only one variant's kernels, which the device
  * runs; the other's would only cost build time), ONEPASS (0|1: the strip
  * kernels or gpu_lookback_integral), TH (its rows per tile, at most WG),
+ * PACKED (0|1: the GPU kernels' local partial sums as V (ACC) or packed),
  * BOX (1: the box mean's
  * kernels: cpu_box_mean*, or the strip kernels and box_mean; 0: the
  * integral image's, less to build either way). */
@@ -805,6 +806,23 @@ cpu_box_mean_first (__global const uchar * src, uint src_off,
 /* local staging of a tile row, one pad word per 32: conflict-free both
  * when a work-item writes its K pixels and when the row is stored */
 #define PAD(e) ((e) + ((e) >> 5))
+/* a tile's partial row sums, WG + 1 per row: with PACKED the CH values of
+ * one packed (12 bytes for three 32-bit sums, not a 16-byte V (ACC)), so
+ * that more work-groups fit in a compute unit's local memory */
+#ifndef PACKED
+#define PACKED 1
+#endif
+#if PACKED
+#define PART_ROW __local ACC
+#define PART_N ((WG + 1) * CH)
+#define PGET(r, i) LOADV (i, part[r])
+#define PSET(v, r, i) STOREV (v, i, part[r])
+#else
+#define PART_ROW __local V (ACC)
+#define PART_N (WG + 1)
+#define PGET(r, i) (part[r][i])
+#define PSET(v, r, i) (part[r][i] = (v))
+#endif
 
 #if CH == 1
 #define STAGE(v, e, buf) ((buf)[PAD (e)] = CONVERT (OUT, v))
@@ -879,12 +897,12 @@ load_k (__global const uchar * row, int x0, int width, bool aligned,
 void write_tile_rows (__global const uchar * src, uint src_off,
     int src_stride, int width, bool aligned, __global OUT * o,
     size_t ostride, int ya, int nr, int xb, int ne, V (ACC) * q,
-    __local V (ACC) (*part)[WG + 1], __local OUT * stage);
+    PART_ROW (*part)[PART_N], __local OUT * stage);
 
 void
 write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
     int width, bool aligned, __global OUT * o, size_t ostride, int ya,
-    int nr, int xb, int ne, V (ACC) * q, __local V (ACC) (*part)[WG + 1],
+    int nr, int xb, int ne, V (ACC) * q, PART_ROW (*part)[PART_N],
     __local OUT * stage)
 {
   int lid = get_local_id (0), x0 = xb + lid * K;
@@ -893,12 +911,12 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
   /* exclusive prefix over the work-items, one row per work-item, starting
    * from the row's sum left of the tile */
   if (lid < nr) {
-    V (ACC) a = part[lid][WG];
+    V (ACC) a = PGET (lid, WG);
 
     for (i = 0; i < WG; i++) {
-      V (ACC) v = part[lid][i];
+      V (ACC) v = PGET (lid, i);
 
-      part[lid][i] = a;
+      PSET (a, lid, i);
       a += v;
     }
   }
@@ -907,7 +925,7 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
   for (r = 0; r < nr; r++) {
     __global OUT *orow = o + (size_t) (ya + r + 1) * ostride +
         (size_t) (xb + 1) * CH;
-    V (ACC) a = part[r][lid];
+    V (ACC) a = PGET (r, lid);
     V (uint) px[K];
 
     load_k (SRC_ROW (ya + r), x0, width, aligned, px);
@@ -931,7 +949,7 @@ void
 gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
     int width, int height, __global ACC * sums)
 {
-  __local V (ACC) part[SH][WG + 1];
+  PART_ROW part[SH][PART_N];
   int lid = get_local_id (0), b = get_group_id (0), s = get_group_id (1);
   int nb = get_num_groups (0), ns = get_num_groups (1);
   int x0 = b * TW + lid * K, ya = s * SH, nr = min (SH, height - ya);
@@ -955,7 +973,7 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
       col[k] += v;
       t += v;
     }
-    part[r][lid] = t;
+    PSET (t, r, lid);
   }
   for (k = 0; k < K; k++)
     if (x0 + k < width)
@@ -965,16 +983,16 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
     V (ACC) t = 0;
 
     for (i = 0; i < WG; i++)
-      t += part[lid][i];
+      t += PGET (lid, i);
     STOREV (t, lid, rs);
-    part[lid][WG] = t;
+    PSET (t, lid, WG);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
     V (ACC) t = 0;
 
     for (r = 0; r < nr; r++)
-      t += part[r][WG];
+      t += PGET (r, WG);
     STOREV (t, width + b, srow);
   }
 }
@@ -1021,7 +1039,7 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
     int src_stride, int width, int height, __global const ACC * sums,
     __global uchar * out, ulong out_off)
 {
-  __local V (ACC) part[SH][WG + 1];
+  PART_ROW part[SH][PART_N];
   __local V (ACC) left[SH];
   __local OUT stage[PAD (TW * CH) + 1];
   int lid = get_local_id (0), b = get_group_id (0), s = get_group_id (1);
@@ -1067,7 +1085,7 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
       t += LOADV (width + i, srow);
     for (r = 0; r <= lid; r++)
       t += left[r];
-    part[lid][WG] = t;
+    PSET (t, lid, WG);
   }
 
   /* this work-item's K columns summed, row after row */
@@ -1077,7 +1095,7 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
     load_k (SRC_ROW (ya + r), x0, width, aligned, px);
     for (k = 0; k < K; k++)
       run += VAL (V (ACC), px[k]);
-    part[r][lid] = run;
+    PSET (run, r, lid);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   write_tile_rows (src, src_off, src_stride, width, aligned, o, ostride, ya,
@@ -1194,7 +1212,7 @@ gpu_lookback_integral (__global const uchar * src, uint src_off,
     int src_stride, int width, int height, int nb, uint epoch,
     __global ulong * status, __global uchar * out, ulong out_off)
 {
-  __local V (ACC) part[SH][WG + 1];
+  PART_ROW part[SH][PART_N];
   __local V (ACC) rows[TH];     /* the tile's row sums, then left of it */
   __local V (ACC) pre[TH];      /* row r's sum over rows <= r, left of it */
   __local OUT stage[PAD (TW * CH) + 1];
@@ -1245,14 +1263,14 @@ gpu_lookback_integral (__global const uchar * src, uint src_off,
         col[k] += v;
         sum += v;
       }
-      part[r][lid] = sum;
+      PSET (sum, r, lid);
     }
     barrier (CLK_LOCAL_MEM_FENCE);
     if (lid < n) {
       V (ACC) sum = 0;
 
       for (i = 0; i < WG; i++)
-        sum += part[lid][i];
+        sum += PGET (lid, i);
       rows[r0 + lid] = sum;
     }
     barrier (CLK_LOCAL_MEM_FENCE);
@@ -1362,14 +1380,14 @@ gpu_lookback_integral (__global const uchar * src, uint src_off,
     int n = min (SH, nr - r0);
 
     if (lid < n)
-      part[lid][WG] = left + pre[r0 + lid];
+      PSET (left + pre[r0 + lid], lid, WG);
     for (r = 0; r < n; r++) {
       V (uint) px[K];
 
       load_k (SRC_ROW (ya + r0 + r), x0, width, aligned, px);
       for (k = 0; k < K; k++)
         run += VAL (V (ACC), px[k]);
-      part[r][lid] = run;
+      PSET (run, r, lid);
     }
     barrier (CLK_LOCAL_MEM_FENCE);
     write_tile_rows (src, src_off, src_stride, width, aligned, o, ostride,

@@ -462,6 +462,62 @@ GST_START_TEST (test_gpu_lookback)
 
 GST_END_TEST;
 
+/* The GPU strip kernels forced onto PoCL with strips of 2 rows (641x479:
+ * 240 strips of 3 blocks, gpu_strip_scan's bands 30 strips long) and of
+ * the default height; one and three channels (the packed local partial
+ * sums), 32- and 64-bit sums, floats; three frames through one element,
+ * and a box mean. */
+GST_START_TEST (test_gpu_strips)
+{
+  static const struct
+  {
+    GstVideoFormat vf;
+    gint w, h;
+    RefIntegralFormat f;
+    guint planes;
+  } cases[] = {
+    {GST_VIDEO_FORMAT_GRAY8, 641, 479, REF_INTEGRAL_U32, REF_INTEGRAL_SUM},
+    {GST_VIDEO_FORMAT_BGRA, 1030, 131, REF_INTEGRAL_U64,
+        REF_INTEGRAL_SUM | REF_INTEGRAL_SQSUM},
+    {GST_VIDEO_FORMAT_GRAY16_LE, 517, 70, REF_INTEGRAL_F32,
+        REF_INTEGRAL_SUM | REF_INTEGRAL_COUNT},
+    {GST_VIDEO_FORMAT_RGB, 300, 9, REF_INTEGRAL_F64, REF_INTEGRAL_SUM},
+  };
+  static const gchar *strip_rows[] = { "2", NULL };
+  guint t, i, n;
+
+  set_variant (TRUE);
+  for (t = 0; t < G_N_ELEMENTS (strip_rows); t++) {
+    if (strip_rows[t])
+      g_setenv ("GST_CL_INTEGRAL_STRIP_ROWS", strip_rows[t], TRUE);
+    else
+      g_unsetenv ("GST_CL_INTEGRAL_STRIP_ROWS");
+    for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+      GstHarness *h_ = integral_harness (cases[i].vf, cases[i].w, cases[i].h,
+          cases[i].f, cases[i].planes);
+
+      for (n = 0; n < 3; n++) {
+        GstVideoInfo info;
+        GstBuffer *in = test_frame_new (cases[i].vf, cases[i].w, cases[i].h,
+            (i + n) % 4, t * 100 + i * 10 + n, &info);
+        gchar *what = g_strdup_printf ("strips %s %dx%d strip rows %s "
+            "frame %u", gst_video_format_to_string (cases[i].vf),
+            cases[i].w, cases[i].h, strip_rows[t] ? strip_rows[t] :
+            "default", n);
+
+        check_integral (h_, in, &info, cases[i].f, cases[i].planes, what);
+        g_free (what);
+      }
+      gst_harness_teardown (h_);
+    }
+  }
+  run_box_mean (GST_VIDEO_FORMAT_RGBA, 1921, 1081, TEST_LAYOUT_PADDED, 7,
+      TRUE, 10);
+  g_unsetenv ("GST_CL_INTEGRAL_STRIP_ROWS");
+}
+
+GST_END_TEST;
+
 /* A frame of @vf (8-bit samples) where every sample is @v, or @v + 1 where
  * x + y is odd: an odd x odd window then sums to (v + 1) * area - area / 2
  * (centred on v + 1: a mean of exactly v + 1 once rounded half up) or
@@ -841,6 +897,7 @@ clintegral_suite (void)
   tcase_add_test (tc, test_box_mean_float_limit);
   tcase_add_test (tc, test_wrap_4k);
   tcase_add_test (tc, test_gpu_lookback);
+  tcase_add_test (tc, test_gpu_strips);
   tcase_add_test (tc, test_big_frame);
   return s;
 }
