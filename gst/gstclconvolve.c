@@ -2063,6 +2063,10 @@ gst_cl_convolve_process (GstClBaseFilter * filter, GstClFrame * in,
   if (first_serves_frame (self)) {
     ok = filter_frame_first (self, in, out, bval, border, chroma);
     if (self->warm_after_frame) {
+      /* the worker's start delay from the end of this frame (the element
+       * waits for it anyway before pushing it): a one-frame pipeline has
+       * stopped by then */
+      clFinish (gst_cl_base_filter_get_context (filter)->queue);
       self->warm_after_frame = FALSE;
       warm_up_in_background (self, path_arith (self, self->frame_kernel),
           takes_separable_path (self, self->frame_kernel), TRUE);
