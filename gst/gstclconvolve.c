@@ -1951,7 +1951,9 @@ ensure_first (GstClConvolve * self, gboolean integer)
 }
 
 /* Whether conv2d_first is worth it for matrix @k: taps x samples of the
- * frame (every plane counted) at most FIRST_MAX_WORK */
+ * frame (every plane counted) at most FIRST_MAX_WORK. No overflow: the
+ * base class accepted the frame's bytes (they fit a gsize, samples are at
+ * least a byte) and there are at most 31 x 31 taps. */
 static gboolean
 first_pays_off (GstClConvolve * self, const GstClConvolveKernel * k)
 {
