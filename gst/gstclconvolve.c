@@ -889,8 +889,8 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   passthrough = gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
   live = gst_cl_base_filter_upstream_is_live (filter);
   /* A non-live stream on a CPU device starts on conv2d_first, whose
-   * program and compile are cheaper than the current path's (PoCL: about
-   * 0.3 s less in all), which the worker prepares meanwhile */
+   * program and compile are cheaper than the current path's (PoCL:
+   * 0.25-0.35 s less in all), which the worker prepares meanwhile */
   env = g_getenv (FIRST_ENV);
   self->first_only = env && g_str_equal (env, "only") && !self->use_tile;
   GST_OBJECT_LOCK (self);
