@@ -121,6 +121,20 @@ enum
 /* GST_CL_CONVOLVE_PX_WAIT=1 (tests, benchmarks): a frame waits for its
  * conv2d_px variant instead of running conv2d_reg until it is built */
 #define PX_WAIT_ENV "GST_CL_CONVOLVE_PX_WAIT"
+/* GST_CL_CONVOLVE_FIRST: "only" (tests): every CPU-path frame runs
+ * conv2d_first; "off": none does (frames wait for the current path's
+ * kernel, as live streams do); otherwise a non-live stream on a CPU device
+ * runs it until the warm-up worker has compiled the current path */
+#define FIRST_ENV "GST_CL_CONVOLVE_FIRST"
+/* conv2d_first's work-group: frames and its compile launch alike (PoCL
+ * compiles a kernel per work-group size) */
+#define FIRST_LX 8
+/* conv2d_first reads every tap from the frame: about 1.4 ns per tap and
+ * sample on 2 PoCL cores (a 1080p RGBA frame of a 7x7 gaussian: 70 ms).
+ * Frames of more taps x samples than this (64 taps at 1080p RGBA, ~90
+ * ms) take the path's own kernel at once: its compile costs less. */
+#define FIRST_MAX_WORK (64 * (guint64) 1920 * 1080 * 4)
+#define FIRST_SAMPLES 16        /* per work-item */
 /* conv2d_px variants kept per caps (zero patterns seen on a stream) */
 #define PX_MAX_VARIANTS 8
 /* float sums of integers are exact up to here */
@@ -211,6 +225,12 @@ struct _GstClConvolve
   ConvKernels kernels[2];       /* [integer]: the path in use at caps time
                                  * made then, the other at its first use */
   GstClWarmup *warmup;          /* prepares the other paths, per caps */
+  cl_kernel first;              /* CPU: conv2d_first (see FIRST_ENV), a
+                                 * program of its own, compiled at caps */
+  gboolean first_integer;       /* its program's arithmetic */
+  gboolean first_only;          /* FIRST_ENV=only */
+  gboolean warm_after_frame;    /* start the worker after this frame */
+  guint first_frames;           /* frames it filtered since caps */
   guint warm_job[N_ARITH][2];   /* [arith][separable]: the warm-up job
                                  * that makes that path ready, 0 if ready */
 };
@@ -662,6 +682,11 @@ gst_cl_convolve_reset (GstClBaseFilter * filter)
   memset (self->warm_job, 0, sizeof (self->warm_job));
   g_clear_pointer (&self->px_variants, g_ptr_array_unref);
   self->frame_px[0] = self->frame_px[1] = NULL;
+  if (self->first)
+    clReleaseKernel (self->first);
+  self->first = NULL;
+  self->first_frames = 0;
+  self->warm_after_frame = FALSE;
   for (i = 0; i < n_kernels; i++)
     if (kernels[i])
       clReleaseKernel (kernels[i]);
@@ -692,7 +717,10 @@ static ConvKernels *get_kernels (GstClConvolve * self, gboolean integer);
 static gboolean warm_up_now (GstClConvolve * self, gint arith,
     gboolean separable);
 static void warm_up_in_background (GstClConvolve * self, gint arith,
-    gint separable);
+    gint separable, gboolean first);
+static gboolean ensure_first (GstClConvolve * self, gboolean integer);
+static gboolean first_pays_off (GstClConvolve * self,
+    const GstClConvolveKernel * k);
 
 static gboolean px_exact_for (GstClConvolve * self,
     const GstClConvolveKernel * k);
@@ -766,7 +794,7 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   GstClContext *ctx = gst_cl_base_filter_get_context (filter);
   const GstVideoFormatInfo *f = in_info->finfo;
   const gchar *env;
-  gboolean separable, passthrough;
+  gboolean separable, passthrough, live, first;
   gint arith, nx1, nx4, rows, max_r;
   guint p;
 
@@ -859,18 +887,35 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   separable = takes_separable_path (self, self->kernel);
   GST_OBJECT_UNLOCK (self);
   passthrough = gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
-  if (!get_kernels (self, arith == ARITH_INTEGER))
+  live = gst_cl_base_filter_upstream_is_live (filter);
+  /* A non-live stream on a CPU device starts on conv2d_first, whose
+   * program and compile are cheaper than the current path's (PoCL:
+   * 0.25-0.35 s less in all), which the worker prepares meanwhile */
+  env = g_getenv (FIRST_ENV);
+  self->first_only = env && g_str_equal (env, "only") && !self->use_tile;
+  GST_OBJECT_LOCK (self);
+  first = !self->use_tile && !passthrough && (self->first_only || (!live &&
+          !(env && g_str_equal (env, "off")) &&
+          first_pays_off (self, self->kernel)));
+  GST_OBJECT_UNLOCK (self);
+  if (first && !ensure_first (self, arith == ARITH_INTEGER))
     return FALSE;
-  if (!self->use_tile && !passthrough && !warm_up_now (self, arith,
+  if (!first && !get_kernels (self, arith == ARITH_INTEGER))
+    return FALSE;
+  if (!first && !self->use_tile && !passthrough && !warm_up_now (self, arith,
           separable))
     return FALSE;
-  warm_up_in_background (self, arith, passthrough ? -1 : separable);
+  /* with conv2d_first the worker starts after the first frame, so that a
+   * one-frame pipeline has stopped before it would begin a build */
+  self->warm_after_frame = first && !self->first_only;
+  if (!first && !self->first_only)
+    warm_up_in_background (self, arith, passthrough ? -1 : separable, FALSE);
   /* PoCL holds every kernel launch of the process while any thread
    * compiles, so on a live stream the background work would stall frames
    * early on, and a change made before it ends would wait for it. A live
    * stream therefore pays it all before its first frame and never stalls
    * afterwards; other streams get their first frame as soon as possible. */
-  if (self->warmup && gst_cl_base_filter_upstream_is_live (filter))
+  if (self->warmup && live)
     gst_cl_warmup_wait_all (self->warmup);
   return TRUE;
 }
@@ -1176,6 +1221,12 @@ typedef struct
     GST_CL_ARG ((c)->taps_col), GST_CL_ARG ((c)->ncol), GST_CL_ARG ((c)->ry), \
     GST_CL_ARG ((c)->bval), GST_CL_ARG ((c)->border), \
     GST_CL_ARG ((c)->border_row), PARAM_ARGS (c)
+
+/* conv2d_first */
+#define FIRST_ARGS(in, out, p, c) FRAME_ARGS (in, out, p, c), \
+    GST_CL_ARG ((c)->taps2d), GST_CL_ARG ((c)->n2d), GST_CL_ARG ((c)->rx), \
+    GST_CL_ARG ((c)->ry), GST_CL_ARG ((c)->bval), GST_CL_ARG ((c)->border), \
+    PARAM_ARGS (c)
 
 #define CONV_WHAT "Could not run the convolution"
 #define SEP_WHAT "Could not run the separable convolution"
@@ -1780,7 +1831,8 @@ px_prepare (GstClConvolve * self)
  * fixed point (negative coefficients, a bias) last; on GPUs only the other
  * program */
 static void
-warm_up_in_background (GstClConvolve * self, gint arith, gint separable)
+warm_up_in_background (GstClConvolve * self, gint arith, gint separable,
+    gboolean first)
 {
   static const gint order[6][2] = {
     {ARITH_FIXED, 1}, {ARITH_INTEGER, 1}, {ARITH_INTEGER, 0},
@@ -1800,6 +1852,10 @@ warm_up_in_background (GstClConvolve * self, gint arith, gint separable)
     self->warm_job[!integer][0] = self->warm_job[!integer][1] = n;
     return;
   }
+  /* frames run conv2d_first until the current path is ready: it comes
+   * first */
+  if (first)
+    self->warm_job[arith][separable] = add_warm_job (self, arith, separable);
   for (n = 0; n < G_N_ELEMENTS (order); n++) {
     gint a = order[n][0], s = order[n][1];
 
@@ -1823,6 +1879,161 @@ wait_for_path (GstClConvolve * self, const GstClConvolveKernel * k)
     gst_cl_warmup_wait (self->warmup, *job);
     *job = 0;
   }
+}
+
+/* conv2d_first of the integer or float program (@integer), compiled: its
+ * own small program, launched once on a 1x1 plane of scratch memory with
+ * the frames' work-group size (PoCL compiles it then, in this thread,
+ * before any worker can be compiling). Posts the error. */
+static gboolean
+ensure_first (GstClConvolve * self, gboolean integer)
+{
+  GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
+  GstClContext *ctx = gst_cl_base_filter_get_context (filter);
+  const ConvPlane pl = { 1, 1, 1, -1, FALSE };
+  const gsize global[2] = { FIRST_LX, 1 }, local[2] = { FIRST_LX, 1 };
+  cl_program program;
+  GstClConvolveKernel k;
+  GstClFrame f;
+  ConvArgs c;
+  gchar *options;
+  cl_int err;
+  gint64 start;
+
+  if (self->first && self->first_integer == integer)
+    return TRUE;
+  if (self->first)
+    clReleaseKernel (self->first);
+  self->first = NULL;
+  options = g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D CPU_ONLY=1 "
+      "-D PX_ONLY=1 -D FIRST_ONLY=1", self->depth16 ? 1 : 0, integer ? 1 : 0);
+  program = gst_cl_base_filter_get_program (filter, "convolve.cl", options);
+  g_free (options);
+  if (!program)
+    return FALSE;
+  self->first = gst_cl_base_filter_create_kernel (filter, program,
+      "conv2d_first");
+  clReleaseProgram (program);
+  if (!self->first)
+    return FALSE;
+  self->first_integer = integer;
+
+  /* a 3x3 matrix without taps: nothing is read from the tap buffer */
+  memset (&f, 0, sizeof (f));
+  f.mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 64, NULL, &err);
+  if (err == CL_SUCCESS) {
+    f.n_planes = 1;
+    f.stride[0] = 64;
+    memset (&k, 0, sizeof (k));
+    k.width = k.height = 3;
+    k.divisor = 1;
+    k.idivisor = 1;
+    conv_args (&c, &pl, &k, 0, GST_CL_CONVOLVE_BORDER_CLAMP);
+    c.taps2d = f.mem;
+    {
+      const GstClArg args[] = { FIRST_ARGS (&f, &f, 0, &c) };
+
+      err = gst_cl_kernel_set_args (self->first, args, G_N_ELEMENTS (args));
+    }
+    start = g_get_monotonic_time ();
+    if (err == CL_SUCCESS)
+      err = gst_cl_warmup_launch (ctx->queue, self->first, 2, global, local);
+    GST_DEBUG_OBJECT (self, "conv2d_first's first launch: %.1f ms",
+        (g_get_monotonic_time () - start) / 1000.0);
+    clReleaseMemObject (f.mem);
+  }
+  if (err != CL_SUCCESS) {
+    clReleaseKernel (self->first);
+    self->first = NULL;
+  }
+  return gst_cl_base_filter_check (filter, err, "clEnqueueNDRangeKernel",
+      "Could not prepare the convolution kernels");
+}
+
+/* Whether conv2d_first is worth it for matrix @k: taps x samples of the
+ * frame (every plane counted) at most FIRST_MAX_WORK. No overflow: the
+ * base class accepted the frame's bytes (they fit a gsize, samples are at
+ * least a byte) and there are at most 31 x 31 taps. */
+static gboolean
+first_pays_off (GstClConvolve * self, const GstClConvolveKernel * k)
+{
+  guint64 samples = 0, taps = 0;
+  guint p;
+  gint i;
+
+  for (i = 0; i < k->width * k->height; i++)
+    taps += k->coef[i] != 0;
+  for (p = 0; p < self->n_planes; p++)
+    samples += (guint64) self->planes[p].width * self->planes[p].height *
+        self->planes[p].ch;
+  return taps * samples <= FIRST_MAX_WORK;
+}
+
+/* Whether this frame runs conv2d_first: its arithmetic's, while the
+ * worker has not made the frame's path ready (never waiting for it) */
+static gboolean
+first_serves_frame (GstClConvolve * self)
+{
+  const GstClConvolveKernel *k = self->frame_kernel;
+  guint job;
+
+  if (self->first_only) {
+    /* (a failure posted its error; filter_frame_first then fails) */
+    ensure_first (self, k->integer);
+    return TRUE;
+  }
+  if (!self->first || self->first_integer != k->integer ||
+      !first_pays_off (self, k))
+    return FALSE;
+  if (self->warm_after_frame)
+    return TRUE;
+  job = self->warm_job[path_arith (self, k)]
+      [takes_separable_path (self, k) ? 1 : 0];
+  if (job && !gst_cl_warmup_is_done (self->warmup, job))
+    return TRUE;
+  if (self->first_frames) {
+    GST_INFO_OBJECT (self, "conv2d_first filtered %u frames, now the "
+        "path's own kernel", self->first_frames);
+    self->first_frames = 0;
+  }
+  return FALSE;
+}
+
+/* Every plane of the frame through conv2d_first (chroma copied if so set) */
+static gboolean
+filter_frame_first (GstClConvolve * self, GstClFrame * in, GstClFrame * out,
+    cl_int bval, cl_int border, GstClConvolveChroma chroma)
+{
+  GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
+  static const gsize local[2] = { FIRST_LX, 1 };
+  ConvArgs c;
+  gsize g[2];
+  guint p;
+
+  if (!self->first)
+    return FALSE;
+  self->first_frames++;
+  GST_LOG_OBJECT (self, "conv2d_first (frame %u)", self->first_frames);
+  for (p = 0; p < self->n_planes; p++) {
+    const ConvPlane *pl = &self->planes[p];
+
+    if (pl->chroma && chroma == GST_CL_CONVOLVE_CHROMA_COPY) {
+      if (!gst_cl_base_filter_copy_plane (filter, in, out, p))
+        return FALSE;
+      continue;
+    }
+    conv_args (&c, pl, self->frame_kernel, bval, border);
+    c.taps2d = self->taps2d;
+    c.n2d = self->n2d;
+    g[0] = gst_cl_global_size (((gsize) pl->width * pl->ch +
+            FIRST_SAMPLES - 1) / FIRST_SAMPLES, FIRST_LX);
+    g[1] = pl->height;
+    GST_CL_LAUNCH (self, self->first, 2, g, local, CONV_WHAT,
+        FIRST_ARGS (in, out, p, &c));
+  }
+  return TRUE;
+fail:
+  return FALSE;
 }
 
 static gboolean
@@ -1851,6 +2062,25 @@ gst_cl_convolve_process (GstClBaseFilter * filter, GstClFrame * in,
 
   if (changed && !upload_taps (self))
     return FALSE;
+  if (first_serves_frame (self)) {
+    ok = filter_frame_first (self, in, out, bval, border, chroma);
+    if (self->warm_after_frame) {
+      /* the worker's start delay from the end of this frame (the element
+       * waits for it anyway before pushing it): a one-frame pipeline has
+       * stopped by then */
+      clFinish (gst_cl_base_filter_get_context (filter)->queue);
+      self->warm_after_frame = FALSE;
+      warm_up_in_background (self, path_arith (self, self->frame_kernel),
+          takes_separable_path (self, self->frame_kernel), TRUE);
+    }
+    return ok;
+  }
+  if (self->warm_after_frame) {
+    /* (the first frame's matrix is not conv2d_first's arithmetic) */
+    self->warm_after_frame = FALSE;
+    warm_up_in_background (self, path_arith (self, self->frame_kernel),
+        takes_separable_path (self, self->frame_kernel), FALSE);
+  }
   wait_for_path (self, self->frame_kernel);
   ks = get_kernels (self, self->frame_kernel->integer);
   if (!ks)

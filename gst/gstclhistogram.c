@@ -61,6 +61,7 @@
 #include "gstclhistogramoverlay.h"
 #include "gstclhistogramblend.h"
 #include "gstclelements.h"
+#include "gstclwarmup.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
 #define GST_CAT_DEFAULT gst_cl_histogram_debug
@@ -79,6 +80,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
 /* "cpu" or "gpu" forces a kernel variant whatever the device (tests run the
  * GPU kernels on PoCL this way) */
 #define VARIANT_ENV "GST_CL_HISTOGRAM_VARIANT"
+/* CPU devices: "only" (tests): every frame runs hist_cpu_first; "off":
+ * none does (caps wait for hist_cpu's compile, as a live stream's do) */
+#define FIRST_ENV "GST_CL_HISTOGRAM_FIRST"
 /* GPU: 16-byte chunks per work-item at least (fewer, fuller work-groups:
  * each costs a clear and a merge) and chunks loaded together (BATCH in
  * histogram.cl). 8 and 8 were the fastest of 2/2, 4/1, 4/4, 8/8 on an H200
@@ -119,6 +123,7 @@ typedef struct
   guint chunks;                 /* GPU: chunks per work-item at least */
   gint nbands;                  /* CPU bands of the last frame */
   cl_kernel hist, merge;
+  cl_kernel hist_first;         /* CPU: until the worker compiled @hist */
 } Pass;
 
 struct _GstClHistogram
@@ -157,6 +162,9 @@ struct _GstClHistogram
   guint n_passes;
   gsize max_bands;
   gsize max_items;              /* GPU: work-items in flight at most */
+  GstClWarmup *warmup;          /* CPU: compiles hist_cpu */
+  gint hist_ready;              /* atomic: hist_cpu compiled, frames take it */
+  gboolean warm_after_frame;    /* CPU: start the worker after this frame */
   cl_mem result, partial;
   guint half;                   /* GPU: the half of @result this frame uses */
   gboolean result_dirty;        /* GPU: a frame failed; zero both halves */
@@ -654,6 +662,9 @@ build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
   if (pass->hist && !self->gpu)
     pass->merge = gst_cl_base_filter_create_kernel (filter, program,
         "hist_merge");
+  if (pass->merge)
+    pass->hist_first = gst_cl_base_filter_create_kernel (filter, program,
+        "hist_cpu_first");
   clReleaseProgram (program);
   if (pass->hist && self->gpu) {
     gsize max = 0;
@@ -672,7 +683,85 @@ build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
       return build_pass (self, pass, depth16, bt709, info);
     }
   }
-  return pass->hist && (self->gpu || pass->merge);
+  return pass->hist && (self->gpu || pass->hist_first);
+}
+
+/* On the warm-up worker: PoCL compiles a kernel at its first launch.
+ * Launches every pass's hist_cpu once, as frames do (one work-item per
+ * work-group), on one pixel of scratch memory; the frames take hist_cpu
+ * only once hist_ready is set. */
+static void
+warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
+{
+  GstClHistogram *self = data;
+  const cl_uint zero = 0;
+  const cl_int one = 1, izero = 0, stride = 64;
+  gsize n = 1;
+  cl_mem mem, partial = NULL;
+  cl_int err;
+  guint i;
+
+  mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 64, NULL, &err);
+  if (err == CL_SUCCESS)
+    err = clEnqueueFillBuffer (queue, mem, &zero, sizeof (zero), 0, 64, 0,
+        NULL, NULL);
+  if (err == CL_SUCCESS)
+    partial = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE,
+        (gsize) MAX_PASS_OUT * self->range * 4, NULL, &err);
+  for (i = 0; i < self->n_passes && err == CL_SUCCESS; i++) {
+    const GstClArg args[] = { GST_CL_ARG (mem), GST_CL_ARG (zero),
+      GST_CL_ARG (stride), GST_CL_ARG (izero), GST_CL_ARG (izero),
+      GST_CL_ARG (one), GST_CL_ARG (one), GST_CL_ARG (one),
+      GST_CL_ARG (partial), GST_CL_ARG (zero)
+    };
+
+    err = gst_cl_kernel_set_args (self->passes[i].hist, args,
+        G_N_ELEMENTS (args));
+    if (err == CL_SUCCESS)
+      err = gst_cl_warmup_launch (queue, self->passes[i].hist, 1, &n, &n);
+  }
+  if (partial)
+    clReleaseMemObject (partial);
+  if (mem)
+    clReleaseMemObject (mem);
+  if (err == CL_SUCCESS) {
+    GST_INFO_OBJECT (self, "hist_cpu compiled");
+    g_atomic_int_set (&self->hist_ready, 1);
+  } else {
+    GST_WARNING_OBJECT (self, "background compile of hist_cpu failed (%s): "
+        "frames keep hist_cpu_first", gst_cl_error_name (err));
+  }
+}
+
+static void
+queue_warm_up (GstClHistogram * self)
+{
+  self->warm_after_frame = FALSE;
+  self->warmup = gst_cl_warmup_new (gst_cl_base_filter_get_context
+      (GST_CL_BASE_FILTER (self)));
+  if (self->warmup)
+    gst_cl_warmup_add (self->warmup, warm_job_run, self, NULL);
+}
+
+/* CPU, at caps: frames start on hist_cpu_first (quick to compile) while a
+ * worker, started after the first frame, compiles hist_cpu; a live stream
+ * (or FIRST_ENV=off) waits for that compile now, so that it never stalls
+ * on it later (PoCL holds every launch while it compiles) */
+static void
+start_warm_up (GstClHistogram * self)
+{
+  const gchar *env = g_getenv (FIRST_ENV);
+
+  if (env && g_str_equal (env, "only"))
+    return;
+  if ((env && g_str_equal (env, "off")) ||
+      gst_cl_base_filter_upstream_is_live (GST_CL_BASE_FILTER (self))) {
+    queue_warm_up (self);
+    if (self->warmup)
+      gst_cl_warmup_wait_all (self->warmup);
+  } else {
+    self->warm_after_frame = TRUE;
+  }
 }
 
 /* The overlay blended on the device on GPUs, where the frame is already
@@ -880,6 +969,8 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
       gst_cl_histogram_reset (filter);
       return FALSE;
     }
+  if (!self->gpu)
+    start_warm_up (self);
   /* built whether overlay is on or not: it may be switched on while
    * playing, and no program is built in the streaming thread per frame */
   if (use_device_blend (self, ctx) &&
@@ -930,12 +1021,19 @@ gst_cl_histogram_reset (GstClBaseFilter * filter)
   GST_OBJECT_LOCK (self);
   self->configured = FALSE;
   GST_OBJECT_UNLOCK (self);
+  /* first: waits for a compile in progress (it uses the kernels) */
+  g_clear_pointer (&self->warmup, gst_cl_warmup_free);
+  self->warm_after_frame = FALSE;
+  g_atomic_int_set (&self->hist_ready, 0);
   for (i = 0; i < G_N_ELEMENTS (self->passes); i++) {
     if (self->passes[i].hist)
       clReleaseKernel (self->passes[i].hist);
     if (self->passes[i].merge)
       clReleaseKernel (self->passes[i].merge);
+    if (self->passes[i].hist_first)
+      clReleaseKernel (self->passes[i].hist_first);
     self->passes[i].hist = self->passes[i].merge = NULL;
+    self->passes[i].hist_first = NULL;
   }
   self->n_passes = 0;
   self->n_channels = 0;
@@ -1019,7 +1117,8 @@ enqueue_pass (GstClHistogram * self, Pass * pass, GstClFrame * frame,
     global = nbands;
     local = 1;
     pass->nbands = nbands;
-    GST_CL_LAUNCH (self, pass->hist, 1, &global, &local, HIST_WHAT,
+    GST_CL_LAUNCH (self, g_atomic_int_get (&self->hist_ready) ? pass->hist :
+        pass->hist_first, 1, &global, &local, HIST_WHAT,
         GST_CL_ARG_PLANE (frame, pass->plane), GST_CL_ARG (x0),
         GST_CL_ARG (y0), GST_CL_ARG (w), GST_CL_ARG (h), GST_CL_ARG (rows),
         GST_CL_ARG (self->partial), GST_CL_ARG (pbase));
@@ -1108,6 +1207,10 @@ gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
       goto fail;
     self->drawn = TRUE;
   }
+  /* hist_cpu compiles on the worker, which starts after this frame (its
+   * start delay): a one-frame pipeline has stopped by then */
+  if (self->warm_after_frame)
+    queue_warm_up (self);
   self->half ^= 1;
   return TRUE;
 fail:

@@ -1427,9 +1427,13 @@ gst_cl_integral_process (GstClBaseFilter * base, GstClFrame * in,
       if (!enqueue_plane (self, &self->plane[i], in, out->mem))
         return FALSE;
   }
-  /* the fast CPU kernels compile on the warm-up worker, which starts after
-   * this frame is done (its start delay) */
-  if (self->warm_after_frame)
+  /* the fast CPU kernels compile on the warm-up worker, which starts its
+   * delay once this frame is done (first launch and all): a one-frame
+   * pipeline has stopped by then */
+  if (self->warm_after_frame) {
+    clFinish (gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self))->
+        queue);
     queue_warm_up (self);
+  }
   return TRUE;
 }

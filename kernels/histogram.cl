@@ -361,3 +361,38 @@ hist_gpu (__global const uchar * base, uint offset, int stride, int x0,
   }
 #endif
 }
+
+/* hist_cpu's counts (same arguments and output) with one private histogram
+ * and one pixel at a time: what frames run until the warm-up worker has
+ * compiled hist_cpu. PoCL compiles a kernel at its first launch, hist_cpu
+ * (16-byte loads unpacked in registers, NCOPY histograms) in about 0.15 s
+ * on 2 cores, this one in about 0.04 s. */
+__kernel void
+hist_cpu_first (__global const uchar * base, uint offset, int stride, int x0,
+    int y0, int w, int h, int rows_per_band, __global uint * partial,
+    uint pbase)
+{
+  int band = get_global_id (0);
+  int ya = band * rows_per_band, yb = min (h, ya + rows_per_band);
+  __global uint *out = partial + pbase + (size_t) band * NOUT * RANGE;
+  int x, y, i;
+#if DEPTH16
+  __global uint *hist = out;
+#else
+  uint hist[NOUT * RANGE];
+#endif
+
+  for (i = 0; i < NOUT * RANGE; i++)
+    hist[i] = 0;
+  for (y = ya; y < yb; y++) {
+    __global const uchar *row = base + offset + (size_t) (y0 + y) * stride +
+        (size_t) x0 * PSTRIDE;
+
+    for (x = 0; x < w; x++)
+      COUNT (hist, 0, row + x * PSTRIDE);
+  }
+#if !DEPTH16
+  for (i = 0; i < NOUT * RANGE; i++)
+    out[i] = hist[i];
+#endif
+}

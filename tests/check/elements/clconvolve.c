@@ -19,6 +19,8 @@
 #define SEPARABLE_ENV "GST_CL_CONVOLVE_SEPARABLE"
 #define PX_WAIT_ENV "GST_CL_CONVOLVE_PX_WAIT"
 #define PX_ENV "GST_CL_CONVOLVE_PX"
+/* unset: conv2d_first until the current path is ready; "only", "off" */
+#define FIRST_ENV "GST_CL_CONVOLVE_FIRST"
 
 static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_RGB,
@@ -585,7 +587,8 @@ GST_START_TEST (test_gpu_variant)
 
 GST_END_TEST;
 
-/* conv2d_px launches logged by clconvolve ("conv2d_px<R>_<CH>, taps 0x<mask>") */
+/* conv2d_px launches logged by clconvolve ("conv2d_px<R>_<CH>, taps
+ * 0x<mask>"), and conv2d_first's frames ("conv2d_first (frame <n>)") */
 static GMutex px_log_lock;
 static GString *px_log;
 
@@ -596,7 +599,7 @@ collect_px_log (GstDebugCategory * category, GstDebugLevel level,
 {
   const gchar *text = gst_debug_message_get (message);
 
-  if (level != GST_LEVEL_LOG || !strstr (text, "conv2d_px"))
+  if (level != GST_LEVEL_LOG || !strstr (text, "conv2d_"))
     return;
   g_mutex_lock (&px_log_lock);
   if (px_log) {
@@ -859,6 +862,114 @@ GST_START_TEST (test_px_sparse)
   }
   px_log_stop ();
   g_unsetenv (VARIANT_ENV);
+}
+
+GST_END_TEST;
+
+/* A non-live stream on a CPU device: its first frames through
+ * conv2d_first while the worker compiles the current path, then that path;
+ * every frame against the reference, and for integer matrices the frames
+ * on either side of the switch bit for bit alike */
+static void
+check_first_switch (GstVideoFormat format, const Params * p, guint32 seed)
+{
+  GstHarness *h = gst_harness_new ("clconvolve");
+  GstCaps *caps = test_caps_new (format, 161, 91);
+  GstVideoInfo info;
+  GstBuffer *in = test_frame_new (format, 161, 91, TEST_LAYOUT_PADDED, seed,
+      &info);
+  GstBuffer *before = NULL;
+  /* (valgrind: the worker's build and compile take minutes) */
+  gint64 end = g_get_monotonic_time () + 600 * G_TIME_SPAN_SECOND;
+  guint n_first = 0, n_after = 0;
+  gboolean integer = TRUE;
+  gint i;
+  gchar *what;
+
+  for (i = 0; i < p->width * p->height; i++)
+    integer = integer && p->coef[i] == (gint) p->coef[i];
+  integer = integer && p->bias == (gint) p->bias && (p->divisor == 0 ||
+      p->divisor == (gint) p->divisor);
+  /* (a harness answers the latency query as live by default) */
+  gst_harness_set_live (h, FALSE);
+  apply_params (h->element, p);
+  gst_harness_set_caps (h, gst_caps_ref (caps), caps);
+  px_log_take ("");
+  /* two frames after the switch (the worker compiles in about 1-3 s) */
+  while (n_after < 2 && g_get_monotonic_time () < end) {
+    GstBuffer *out;
+    gboolean on_first;
+
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+        GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    on_first = px_log_take ("conv2d_first");
+    fail_unless (on_first || n_first > 0, "the first frame did not run "
+        "conv2d_first");
+    fail_if (on_first && n_after > 0, "conv2d_first again after the switch");
+    what = g_strdup_printf ("%s %s frame %u, preset %d", on_first ?
+        "conv2d_first" : "after the switch",
+        gst_video_format_to_string (format), n_first + n_after, p->preset);
+    check_output (in, &info, out, p, what);
+    if (integer && before)
+      fail_unless (test_frames_equal (before, out, &info), "%s: not "
+          "conv2d_first's output", what);
+    g_free (what);
+    if (on_first)
+      n_first++;
+    else
+      n_after++;
+    gst_buffer_replace (&before, out);
+    gst_buffer_unref (out);
+    g_usleep (20 * 1000);
+  }
+  fail_unless (n_after == 2, "never switched from conv2d_first (%u frames)",
+      n_first);
+  GST_INFO ("%s preset %d: %u frames through conv2d_first",
+      gst_video_format_to_string (format), p->preset, n_first);
+  gst_buffer_unref (before);
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
+}
+
+/* conv2d_first (see check_first_switch) for the fixed-point, float,
+ * integer 2-D and integer separable paths, 8- and 16-bit, planar chroma */
+GST_START_TEST (test_first_frame_switch)
+{
+  gchar *env = g_strdup (g_getenv (FIRST_ENV));
+  Params p;
+
+  g_unsetenv (FIRST_ENV);
+  px_log_start ();
+  params_init (&p);
+  params_preset (&p, REF_PRESET_GAUSSIAN, 1.0, 0);
+  check_first_switch (GST_VIDEO_FORMAT_RGBA, &p, 1);
+  if (!g_getenv ("GST_CL_TEST_QUICK")) {
+    p.border = REF_BORDER_MIRROR;
+    check_first_switch (GST_VIDEO_FORMAT_GRAY16_LE, &p, 2);
+    params_init (&p);
+    params_preset (&p, REF_PRESET_MOTION_BLUR, 1.0, 0);
+    p.border = REF_BORDER_WRAP;
+    check_first_switch (GST_VIDEO_FORMAT_BGRx, &p, 3);
+    params_init (&p);
+    params_preset (&p, REF_PRESET_SHARPEN, 1.0, 0);
+    p.border = REF_BORDER_CONSTANT;
+    p.border_value = 77;
+    check_first_switch (GST_VIDEO_FORMAT_RGB, &p, 4);
+    params_init (&p);
+    params_preset (&p, REF_PRESET_BOX, 1.0, 2);
+    p.chroma_filter = TRUE;
+    check_first_switch (GST_VIDEO_FORMAT_I420, &p, 5);
+    params_init (&p);
+    params_random (&p, 5, 3, FALSE, 6);
+    p.bias = 10.5;
+    p.absolute = TRUE;
+    check_first_switch (GST_VIDEO_FORMAT_NV12, &p, 6);
+  }
+  px_log_stop ();
+  if (env)
+    g_setenv (FIRST_ENV, env, TRUE);
+  g_free (env);
 }
 
 GST_END_TEST;
@@ -1442,6 +1553,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_fixed_point);
   tcase_add_test (tc, test_gpu_variant);
   tcase_add_test (tc, test_px_sparse);
+  tcase_add_test (tc, test_first_frame_switch);
   tcase_add_test (tc, test_formats_layouts);
   tcase_add_test (tc, test_large_frames);
   tcase_add_test (tc, test_float_range);
@@ -1462,6 +1574,10 @@ main (int argc, char **argv)
 
   gst_check_init (&argc, &argv);
   test_skip_without_cl_device ("clconvolve");
+  /* every case runs the path's own kernels (test_first_frame_switch lets
+   * conv2d_first run first); GST_CL_CONVOLVE_FIRST=only runs every case
+   * through conv2d_first instead */
+  g_setenv (FIRST_ENV, "off", FALSE);
   if (test_have_cl_device ())
     keeper = harness_new (GST_VIDEO_FORMAT_GRAY8, 16, 16);
   sr = srunner_create (clconvolve_suite ());

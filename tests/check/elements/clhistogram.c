@@ -16,6 +16,8 @@
 #include "histogram.h"
 
 #define VARIANT_ENV "GST_CL_HISTOGRAM_VARIANT"
+/* unset: hist_cpu_first until hist_cpu is compiled; "only", "off" */
+#define FIRST_ENV "GST_CL_HISTOGRAM_FIRST"
 
 static const GstVideoFormat all_formats[] = {
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_RGB,
@@ -46,7 +48,21 @@ typedef struct
   gboolean solid;
   guint8 value;
   guint frames;                 /* different frames pushed, 0 = 1 */
+  gboolean until_switch;        /* and on until two frames after the
+                                 * worker compiled hist_cpu */
 } Case;
+
+/* "hist_cpu compiled" logged by the warm-up worker (atomic) */
+static gint hist_switched;
+
+static void
+catch_switch_log (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  if (strstr (gst_debug_message_get (message), "hist_cpu compiled"))
+    g_atomic_int_set (&hist_switched, 1);
+}
 
 static GstHarness *
 new_harness (GstBus ** bus, gboolean gpu)
@@ -149,13 +165,18 @@ run_case (const Case * c)
   GstBuffer *in, *out, *copy;
   GstCaps *caps;
   GstStructure *s;
-  guint channels, bins, i, range, k, frame = 0;
+  guint channels, bins, i, range, k, frame = 0, after_switch = 0;
+  /* (valgrind: the worker's compile takes minutes) */
+  gint64 end = g_get_monotonic_time () + 600 * G_TIME_SPAN_SECOND;
   gint roi[4];
   gchar *what;
 
   g_object_set (h->element, "channels", c->channels, "bins", c->bins,
       "roi-x", c->roi[0], "roi-y", c->roi[1], "roi-width", c->roi[2],
       "roi-height", c->roi[3], NULL);
+  /* (a harness answers the latency query as live by default) */
+  if (c->until_switch)
+    gst_harness_set_live (h, FALSE);
   caps = test_caps_new (c->format, c->width, c->height);
   if (c->colorimetry)
     gst_caps_set_simple (caps, "colorimetry", G_TYPE_STRING, c->colorimetry,
@@ -220,6 +241,17 @@ next_frame:
   g_free (what);
   gst_structure_free (s);
   gst_buffer_unref (copy);
+  if (c->until_switch && frame == 0)
+    fail_if (g_atomic_int_get (&hist_switched), "hist_cpu compiled before "
+        "the first frame");
+  after_switch += g_atomic_int_get (&hist_switched);
+  if (c->until_switch && after_switch < 2 && g_get_monotonic_time () < end) {
+    g_usleep (20 * 1000);
+    frame++;
+    goto next_frame;
+  }
+  fail_if (c->until_switch && after_switch < 2, "never switched to hist_cpu "
+      "(%u frames)", frame + 1);
   if (++frame < c->frames)
     goto next_frame;
   test_free_harness (h, bus);
@@ -374,6 +406,44 @@ GST_START_TEST (test_consecutive_frames)
         c.frames = 3;
         run_case (&c);
       }
+}
+
+GST_END_TEST;
+
+/* A non-live stream on a CPU device: frames through hist_cpu_first until the
+ * warm-up worker, started after the first frame, has compiled hist_cpu,
+ * then hist_cpu; every frame's counts exact */
+GST_START_TEST (test_first_frame_switch)
+{
+  static const GstVideoFormat fmts[] = {
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_NV12,
+  };
+  static gboolean added = FALSE;
+  gchar *env = g_strdup (g_getenv (FIRST_ENV));
+  guint f;
+
+  g_unsetenv (FIRST_ENV);
+  gst_debug_set_active (TRUE);
+  gst_debug_set_threshold_for_name ("clhistogram", GST_LEVEL_INFO);
+  /* added once and never removed: GStreamer leaks a removed entry */
+  if (!added)
+    gst_debug_add_log_function (catch_switch_log, NULL, NULL);
+  added = TRUE;
+  for (f = 0; f < (g_getenv ("GST_CL_TEST_QUICK") ? 1 :
+          G_N_ELEMENTS (fmts)); f++) {
+    GstVideoInfo info;
+    Case c = { fmts[f], 641, 479, TEST_LAYOUT_PADDED, 0, 256, };
+
+    gst_video_info_set_format (&info, fmts[f], 1, 1);
+    c.channels = all_channels (&info);
+    c.until_switch = TRUE;
+    g_atomic_int_set (&hist_switched, 0);
+    run_case (&c);
+  }
+  gst_debug_unset_threshold_for_name ("clhistogram");
+  if (env)
+    g_setenv (FIRST_ENV, env, TRUE);
+  g_free (env);
 }
 
 GST_END_TEST;
@@ -1136,6 +1206,7 @@ clhistogram_suite (void)
   tcase_add_test (tc, test_luma_from_rgb);
   tcase_add_test (tc, test_roi);
   tcase_add_test (tc, test_consecutive_frames);
+  tcase_add_test (tc, test_first_frame_switch);
   tcase_add_test (tc, test_solid_frames);
   tcase_add_test (tc, test_all_formats_cpu);
   tcase_add_test (tc, test_all_formats_gpu_variant);
@@ -1153,5 +1224,9 @@ main (int argc, char **argv)
 {
   gst_check_init (&argc, &argv);
   test_skip_without_cl_device ("clhistogram");
+  /* every case counts with hist_cpu (test_first_frame_switch lets
+   * hist_cpu_first run first); GST_CL_HISTOGRAM_FIRST=only runs every case
+   * through hist_cpu_first instead */
+  g_setenv (FIRST_ENV, "off", FALSE);
   return gst_check_run_suite (clhistogram_suite (), "clhistogram", __FILE__);
 }
