@@ -9,6 +9,10 @@ scripts/install-deps.sh
 scripts/build.sh
 clinfo -l || true
 meson test -C build --print-errorlogs
+# every clconvolve and clhistogram case again on the small first-frame kernels
+# that run a non-live stream's first frames on CPU devices
+GST_CL_CONVOLVE_FIRST=only meson test -C build --print-errorlogs clconvolve
+GST_CL_HISTOGRAM_FIRST=only meson test -C build --print-errorlogs clhistogram
 scripts/check-install.sh
 
 # memcheck (fails on errors and definite leaks; see tests/valgrind.supp).
@@ -25,9 +29,10 @@ memcheck clhistogram test_message_types,test_invalid_properties,\
 test_missing_channel,test_interval_and_eos,test_interval_flush,\
 test_luma_601_709_differ,test_bytes_segment,test_missing_channel_once,\
 test_interval_backwards,test_interval_unstamped,test_controlled_bins,\
-test_channels_caps,test_message_counts_modes,test_many_bins
+test_channels_caps,test_message_counts_modes,test_many_bins,\
+test_first_frame_switch
 memcheck clconvolve test_kernel_property_order,test_kernel_integer_values,\
-test_fixed_point
+test_fixed_point,test_first_frame_switch
 memcheck clchain test_chain_small,test_renegotiate_mid_stream,\
 test_overlay_in_device_memory
 memcheck clhostile test_hostile_strides,test_hostile_separate_planes,\
