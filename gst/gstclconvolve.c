@@ -1479,6 +1479,32 @@ fail:
   return FALSE;
 }
 
+/* What a kernel's first launch runs on: a 1x1 plane of 64 bytes of scratch
+ * memory (@f, the caller releases f->mem) and the arguments (@c) of a 3x3
+ * matrix without taps, so nothing is read from the tap buffers (frames set
+ * every argument again). Returns the CL error. */
+static cl_int
+scratch_launch_args (GstClContext * ctx, GstClFrame * f, ConvArgs * c)
+{
+  const ConvPlane pl = { 1, 1, 1, -1, FALSE };
+  GstClConvolveKernel k;
+  cl_int err;
+
+  memset (f, 0, sizeof (*f));
+  f->mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 64, NULL, &err);
+  if (err != CL_SUCCESS)
+    return err;
+  f->n_planes = 1;
+  f->stride[0] = 64;
+  memset (&k, 0, sizeof (k));
+  k.width = k.height = 3;
+  k.divisor = 1;
+  k.idivisor = 1;
+  conv_args (c, &pl, &k, 0, GST_CL_CONVOLVE_BORDER_CLAMP);
+  c->taps2d = c->taps_row = c->taps_col = f->mem;
+  return CL_SUCCESS;
+}
+
 /* PoCL compiles a kernel for its work-group size on its first launch (up
  * to ~0.9 s on 2 cores with an empty cache), and a kernel object's first
  * launch waits for any compile in progress in the context: this launches
@@ -1491,25 +1517,14 @@ static cl_int
 warm_up_kernel (GstClContext * ctx, cl_command_queue queue, cl_kernel kernel,
     gboolean separable, gboolean fixed)
 {
-  const ConvPlane pl = { 1, 1, 1, -1, FALSE };
-  GstClConvolveKernel k;
   GstClFrame f;
   ConvArgs c;
   gsize global[2];
   cl_int err;
 
-  memset (&f, 0, sizeof (f));
-  f.mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 64, NULL, &err);
+  err = scratch_launch_args (ctx, &f, &c);
   if (err != CL_SUCCESS)
     return err;
-  f.n_planes = 1;
-  f.stride[0] = 64;
-  memset (&k, 0, sizeof (k));
-  k.width = k.height = 3;
-  k.divisor = 1;
-  k.idivisor = 1;
-  conv_args (&c, &pl, &k, 0, GST_CL_CONVOLVE_BORDER_CLAMP);
-  c.taps2d = c.taps_row = c.taps_col = f.mem;
   if (separable) {
     const GstClArg args[] = { SEP_ARGS (&f, &f, 0, &c) };
 
@@ -1890,10 +1905,8 @@ ensure_first (GstClConvolve * self, gboolean integer)
 {
   GstClBaseFilter *filter = GST_CL_BASE_FILTER (self);
   GstClContext *ctx = gst_cl_base_filter_get_context (filter);
-  const ConvPlane pl = { 1, 1, 1, -1, FALSE };
   const gsize global[2] = { FIRST_LX, 1 }, local[2] = { FIRST_LX, 1 };
   cl_program program;
-  GstClConvolveKernel k;
   GstClFrame f;
   ConvArgs c;
   gchar *options;
@@ -1918,23 +1931,11 @@ ensure_first (GstClConvolve * self, gboolean integer)
     return FALSE;
   self->first_integer = integer;
 
-  /* a 3x3 matrix without taps: nothing is read from the tap buffer */
-  memset (&f, 0, sizeof (f));
-  f.mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE, 64, NULL, &err);
+  err = scratch_launch_args (ctx, &f, &c);
   if (err == CL_SUCCESS) {
-    f.n_planes = 1;
-    f.stride[0] = 64;
-    memset (&k, 0, sizeof (k));
-    k.width = k.height = 3;
-    k.divisor = 1;
-    k.idivisor = 1;
-    conv_args (&c, &pl, &k, 0, GST_CL_CONVOLVE_BORDER_CLAMP);
-    c.taps2d = f.mem;
-    {
-      const GstClArg args[] = { FIRST_ARGS (&f, &f, 0, &c) };
+    const GstClArg args[] = { FIRST_ARGS (&f, &f, 0, &c) };
 
-      err = gst_cl_kernel_set_args (self->first, args, G_N_ELEMENTS (args));
-    }
+    err = gst_cl_kernel_set_args (self->first, args, G_N_ELEMENTS (args));
     start = g_get_monotonic_time ();
     if (err == CL_SUCCESS)
       err = gst_cl_warmup_launch (ctx->queue, self->first, 2, global, local);
