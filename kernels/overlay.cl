@@ -172,11 +172,28 @@ column_height (ulong sum, ulong cmax, uint gh, int log_scale)
 #define MAX_CHANNELS 7
 #define OVERLAY_GROUP_W 16
 
+/* The fullest column of a channel from its @nl entries of most */
+static ulong
+channel_max (__local const ulong * most, uint nl)
+{
+#if OVERLAY_TREE_MAX
+  return most[0];
+#else
+  ulong cmax = 0;
+  uint i;
+
+  /* the last row holds the maxima of the columns of the group's rows */
+  for (i = nl - OVERLAY_GROUP_W; i < nl; i++)
+    cmax = max (cmax, most[i]);
+  return cmax;
+#endif
+}
+
 __kernel void
-overlay_graph (__global uchar * frame, uint off0, int stride0, uint off1,
-    int stride1, uint off2, int stride2, __global const uint * params,
-    uint tab_at, int rx, int ry, int rw, int rh,
-    __global const uint * counts, uint counts_at, uint range, uint bins,
+overlay_graph (__global uchar * restrict frame, uint off0, int stride0,
+    uint off1, int stride1, uint off2, int stride2,
+    __global const uint * restrict params, uint tab_at, int rx, int ry,
+    int rw, int rh, __global const uint * restrict counts, uint counts_at, uint range, uint bins,
     uint gh, int log_scale, __local ulong * most)
 {
   __local ushort hgt[MAX_CHANNELS * OVERLAY_GROUP_W];
@@ -186,11 +203,12 @@ overlay_graph (__global uchar * frame, uint off0, int stride0, uint off1,
   int lh = get_local_size (1);
   uint l = ly * OVERLAY_GROUP_W + lx, nl = OVERLAY_GROUP_W * lh;
   int gw = g[3], pw = g[4], gap = g[5];
-  uint n = min (g[6], (uint) MAX_CHANNELS), c, s, x;
+  uint n = min (g[6], (uint) MAX_CHANNELS), c, x;
   int fx = rx + get_global_id (0), gx = fx - (int) g[1];
   int fy = ry + get_global_id (1), r = (int) g[2] - fy;
   uint m = 0;
 
+#if OVERLAY_TREE_MAX
   /* the fullest column of each channel */
   for (c = 0; c < n; c++) {
     __global const uint *h = counts + counts_at + (ulong) c * range;
@@ -201,13 +219,39 @@ overlay_graph (__global uchar * frame, uint off0, int stride0, uint off1,
     most[c * nl + l] = cmax;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (s = nl / 2; s > 0; s /= 2) {
+  for (uint s = nl / 2; s > 0; s /= 2) {
     if (l < s)
       for (c = 0; c < n; c++)
         most[c * nl + l] = max (most[c * nl + l], most[c * nl + l + s]);
     barrier (CLK_LOCAL_MEM_FENCE);
   }
+#else
+  /* the fullest column of each channel: every work-item's own columns into
+   * most, then one barrier; the work-items that compute heights below take
+   * the maximum over the group's OVERLAY_GROUP_W rows of it themselves
+   * (one barrier instead of a tree's log2 (group size)) */
+  for (c = 0; c < n; c++) {
+    __global const uint *h = counts + counts_at + (ulong) c * range;
+    ulong cmax = 0;
 
+    for (x = l; x < (uint) pw; x += nl)
+      cmax = max (cmax, column_sum (h, x, pw, bins, range));
+    most[c * nl + l] = cmax;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* work-item c * OVERLAY_GROUP_W + i: channel c's maximum over column i
+   * of most (a row's maximum per work-item, then the rows') */
+  if (l < n * OVERLAY_GROUP_W) {
+    uint i = l % OVERLAY_GROUP_W, row;
+    ulong cmax = 0;
+
+    c = l / OVERLAY_GROUP_W;
+    for (row = 0; row < nl; row += OVERLAY_GROUP_W)
+      cmax = max (cmax, most[c * nl + row + i]);
+    most[c * nl + nl - OVERLAY_GROUP_W + i] = cmax;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+#endif
   /* work-item c * OVERLAY_GROUP_W + i: channel c's height in the group's
    * column i (0 where the column shows no bar of channel c) */
   if (l < n * OVERLAY_GROUP_W) {
@@ -224,7 +268,8 @@ overlay_graph (__global uchar * frame, uint off0, int stride0, uint off1,
     }
     if (cx >= 0 && cx < pw)
       hc = column_height (column_sum (counts + counts_at + (ulong) c * range,
-              cx, pw, bins, range), most[c * nl], gh, log_scale);
+              cx, pw, bins, range), channel_max (most + c * nl, nl), gh,
+          log_scale);
     hgt[l] = hc;
   }
   barrier (CLK_LOCAL_MEM_FENCE);

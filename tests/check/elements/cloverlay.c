@@ -21,6 +21,7 @@
 #define META_NAME "GstClHistogramMeta"
 #define BLEND_ENV "GST_CL_HISTOGRAM_OVERLAY_BLEND"
 #define VARIANT_ENV "GST_CL_HISTOGRAM_VARIANT"
+#define READBACK_ENV "GST_CL_HISTOGRAM_OVERLAY_READBACK"
 
 /* TRUE: the element blends with gst_video_overlay_composition_blend instead
  * of its own blender */
@@ -575,18 +576,25 @@ run_case (GstVideoFormat format, gint w, gint hgt, TestLayout layout,
 /* ---- tests ---- */
 
 /* Frames from the element's own pool (pinned memory on GPUs: the device
- * blender reads the drawn box straight into them), pushed without another
- * reference so they are drawn in place, three frames in a row per caps (the
- * same tables each time: only the first frame writes them) */
+ * blender reads the drawn box straight into them, planes of one pitch
+ * together; elsewhere READBACK_ENV=direct takes that path), pushed without
+ * another reference so they are drawn in place, three frames in a row per
+ * caps (the same tables each time: only the first frame writes them), the
+ * box at the bottom (NV12's one read then starts its chroma rows early)
+ * and at the top */
 GST_START_TEST (test_pool_frames)
 {
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
-    GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12,
-    GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE,
+    GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_Y42B,
+    GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_GRAY16_LE,
   };
-  static const gint sizes[][2] = { {641, 479}, {1920, 1080} };
+  static const gint sizes[][2] = { {641, 479}, {1920, 1080}, {64, 37} };
+  gchar *readback = g_strdup (g_getenv (READBACK_ENV));
   guint f, si, i;
 
+  g_setenv (READBACK_ENV, "direct", TRUE);
   for (f = 0; f < G_N_ELEMENTS (formats); f++)
     for (si = 0; si < G_N_ELEMENTS (sizes); si++) {
       Look l = default_look;
@@ -597,6 +605,11 @@ GST_START_TEST (test_pool_frames)
       GstBufferPool *pool = NULL;
 
       l.parade = si == 1;
+      l.position = si == 0 ? POS_BOTTOM_RIGHT : si == 1 ? POS_TOP_LEFT :
+          POS_BOTTOM_LEFT;
+      /* 64x37: a box taller than the chroma planes (NV12: two reads) */
+      if (si == 2)
+        l.height = 30;
       h = new_harness (&bus, &l, FALSE);
       gst_harness_set_src_caps (h, gst_caps_ref (caps));
       fail_unless (gst_pad_peer_query (h->srcpad, q));
@@ -651,6 +664,11 @@ GST_START_TEST (test_pool_frames)
       gst_caps_unref (caps);
       test_free_harness (h, bus);
     }
+  if (readback)
+    g_setenv (READBACK_ENV, readback, TRUE);
+  else
+    g_unsetenv (READBACK_ENV);
+  g_free (readback);
 }
 
 GST_END_TEST;
