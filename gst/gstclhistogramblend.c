@@ -45,7 +45,8 @@ G_STATIC_ASSERT (TAB_GRAPH + 9 <= TAB_UINTS);
  * together (benchmarks compare these); "direct": into the frame whatever
  * its memory (tests take the pinned pool's path on PoCL this way) */
 #define READBACK_ENV "GST_CL_HISTOGRAM_OVERLAY_READBACK"
-/* measurement only: "tree": the fullest columns by a reduction tree;
+/* measurement only: "tree": the previous overlay_graph, "v1": it with
+ * the fullest columns found in two barriers instead of a tree;
  * GST_CL_HISTOGRAM_OVERLAY_SKIP "kernel" or "reads": leave that step out */
 #define KERNEL_ENV "GST_CL_HISTOGRAM_OVERLAY_KERNEL"
 #define SKIP_ENV "GST_CL_HISTOGRAM_OVERLAY_SKIP"
@@ -117,11 +118,13 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   cl_program program;
   gsize wg = 0;
   const gchar *readback = g_getenv (READBACK_ENV);
-  gboolean tree = !g_strcmp0 (g_getenv (KERNEL_ENV), "tree");
+  const gchar *variant = g_getenv (KERNEL_ENV);
 
   program = gst_cl_base_filter_get_program (filter, "overlay.cl",
-      fp64 ? (tree ? "-DOVERLAY_FP64=1 -DOVERLAY_TREE_MAX=1" :
-          "-DOVERLAY_FP64=1") : "");
+      !fp64 ? "" : !g_strcmp0 (variant, "tree") ? "-DOVERLAY_FP64=1 "
+      "-DOVERLAY_OLD_GRAPH=1 -DOVERLAY_TREE_MAX=1" : !g_strcmp0 (variant,
+          "v1") ? "-DOVERLAY_FP64=1 -DOVERLAY_OLD_GRAPH=1" :
+      "-DOVERLAY_FP64=1");
   if (!program)
     return NULL;
   blend = g_new0 (GstClHistogramBlend, 1);
@@ -514,7 +517,9 @@ plan_direct (GstClHistogramBlend * blend, GstClFrame * frame,
   return n_groups;
 }
 
-static gboolean
+/* Enqueues the reads planned by plan_direct (); the OpenCL error of the
+ * first one refused, and none after it */
+static cl_int
 read_direct (GstClHistogramBlend * blend, GstClFrame * frame,
     guint8 * host[3], const ReadGroup * g, guint n_groups)
 {
@@ -542,9 +547,16 @@ read_direct (GstClHistogramBlend * blend, GstClFrame * frame,
     err = clEnqueueReadBufferRect (blend->ctx->queue, frame->mem, CL_FALSE,
         origin, host_origin, region, stride, slice, stride, slice, dst, 0,
         NULL, NULL);
+    if (err != CL_SUCCESS)
+      GST_WARNING_OBJECT (blend->filter, "clEnqueueReadBufferRect of planes "
+          "%u-%u refused (%s): origin %" G_GSIZE_FORMAT ",%" G_GSIZE_FORMAT
+          " region %" G_GSIZE_FORMAT "x%" G_GSIZE_FORMAT "x%u pitch %"
+          G_GSIZE_FORMAT " slice %" G_GSIZE_FORMAT " in %" G_GSIZE_FORMAT
+          " bytes", g[i].first, g[i].first + g[i].n - 1,
+          gst_cl_error_name (err), origin[0], origin[1], region[0],
+          region[1], g[i].n, stride, slice, frame->size);
   }
-  return gst_cl_base_filter_check (blend->filter, err,
-      "clEnqueueReadBufferRect", BLEND_WHAT);
+  return err;
 }
 
 /* Whether the boxes can be read straight into the host frame: its memory
@@ -630,13 +642,16 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
         boxes[i].h > 0 ? plan_direct (blend, frame, info, blend->rect[i],
         host, g) : 0;
 
-    if (n_reads) {
-      if (!read_direct (blend, frame, host, g, n_reads))
-        return FALSE;
-    } else if (!gst_cl_frame_read_rect (frame, info, blend->rect[i],
-            blend->rows, direct ? NULL : blend->host + at)) {
-      return FALSE;
+    /* a driver that refuses a read of planes together gets the reads of
+     * gst_cl_frame_read_rect () from then on (reading a plane twice does
+     * no harm) */
+    if (n_reads && read_direct (blend, frame, host, g, n_reads) != CL_SUCCESS) {
+      blend->per_plane = TRUE;
+      n_reads = 0;
     }
+    if (!n_reads && !gst_cl_frame_read_rect (frame, info, blend->rect[i],
+            blend->rows, direct ? NULL : blend->host + at))
+      return FALSE;
     if (!direct)
       at += gst_cl_frame_rect_size (frame, info, blend->rect[i], blend->rows);
   }

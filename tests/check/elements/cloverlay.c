@@ -673,6 +673,85 @@ GST_START_TEST (test_pool_frames)
 
 GST_END_TEST;
 
+/* @in through clhistogram overlay=true with the element's own blender
+ * @blender ("host" or "device") */
+static GstBuffer *
+blend_with (const gchar * blender, GstVideoFormat format, gint w, gint hgt,
+    const Look * l, gboolean roi_outline, GstBuffer * in)
+{
+  const gchar *was = own_blender;
+  GstCaps *caps = test_caps_new (format, w, hgt);
+  GstHarness *h;
+  GstBus *bus;
+  GstBuffer *out;
+
+  own_blender = blender;
+  h = new_harness (&bus, l, FALSE);
+  own_blender = was;
+  g_object_set (h->element, "overlay-roi", roi_outline, NULL);
+  gst_harness_set_src_caps (h, caps);
+  /* a copy: the element draws into the buffer it gets */
+  out = push_pull (h, gst_buffer_copy_deep (in));
+  gst_buffer_unref (in);
+  test_free_harness (h, bus);
+  return out;
+}
+
+/* The device blender's bytes are the host blender's, every byte of every
+ * format (the pixel tests above check the bars, not the background's
+ * blend or the chroma exactly): random frames, both scales and modes, the
+ * ROI outline's boxes over the graph's, odd and padded layouts, the boxes
+ * read back through staging memory and straight into the frame */
+GST_START_TEST (test_device_equals_host)
+{
+  static const gint sizes[][2] = { {641, 479}, {64, 37}, {1280, 720} };
+  gchar *readback = g_strdup (g_getenv (READBACK_ENV));
+  guint f, si;
+
+  for (f = 0; f < G_N_ELEMENTS (all_formats); f++)
+    for (si = 0; si < G_N_ELEMENTS (sizes); si++) {
+      gint w = sizes[si][0], hgt = sizes[si][1];
+      Look l = default_look;
+      GstVideoInfo info;
+      GstBuffer *in, *host, *dev;
+      gchar *what = g_strdup_printf ("%s %dx%d",
+          gst_video_format_to_string (all_formats[f]), w, hgt);
+
+      l.log = si != 1;
+      l.parade = si == 2;
+      l.position = si == 1 ? POS_TOP_LEFT : POS_BOTTOM_RIGHT;
+      /* the outline overlaps the graph's box on 641x479 */
+      if (si == 0) {
+        l.roi[0] = 300;
+        l.roi[1] = 200;
+      }
+      in = test_frame_new (all_formats[f], w, hgt, si == 0 ?
+          TEST_LAYOUT_PADDED : TEST_LAYOUT_PACKED, 11 * f + si, &info);
+      host = blend_with ("host", all_formats[f], w, hgt, &l, si == 0,
+          gst_buffer_ref (in));
+      /* the box read straight into the frame, as for pool frames */
+      if (si > 0)
+        g_setenv (READBACK_ENV, "direct", TRUE);
+      dev = blend_with ("device", all_formats[f], w, hgt, &l, si == 0,
+          gst_buffer_ref (in));
+      if (readback)
+        g_setenv (READBACK_ENV, readback, TRUE);
+      else
+        g_unsetenv (READBACK_ENV);
+      fail_if (test_frames_equal (host, in, &info), "%s: nothing drawn",
+          what);
+      fail_unless (test_frames_equal (dev, host, &info),
+          "%s: the device blend differs from the host's", what);
+      gst_buffer_unref (dev);
+      gst_buffer_unref (host);
+      gst_buffer_unref (in);
+      g_free (what);
+    }
+  g_free (readback);
+}
+
+GST_END_TEST;
+
 /* every format, 1x1, 3x5, 641x479 (padded and split layouts): solid frames
  * (one bar per channel, full height) and random ones, both paths */
 GST_START_TEST (test_all_formats)
@@ -1508,6 +1587,7 @@ cloverlay_suite (void)
   tcase_add_test (tc, test_positions_sizes_modes);
   tcase_add_test (tc, test_all_formats);
   tcase_add_test (tc, test_pool_frames);
+  tcase_add_test (tc, test_device_equals_host);
   return s;
 }
 
