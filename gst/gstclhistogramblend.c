@@ -45,11 +45,6 @@ G_STATIC_ASSERT (TAB_GRAPH + 9 <= TAB_UINTS);
  * together (benchmarks compare these); "direct": into the frame whatever
  * its memory (tests take the pinned pool's path on PoCL this way) */
 #define READBACK_ENV "GST_CL_HISTOGRAM_OVERLAY_READBACK"
-/* measurement only: "tree": the previous overlay_graph, "v1": it with
- * the fullest columns found in two barriers instead of a tree;
- * GST_CL_HISTOGRAM_OVERLAY_SKIP "kernel" or "reads": leave that step out */
-#define KERNEL_ENV "GST_CL_HISTOGRAM_OVERLAY_KERNEL"
-#define SKIP_ENV "GST_CL_HISTOGRAM_OVERLAY_SKIP"
 /* "host": the host computes the bar heights after the histogram's read
  * (a second wait per frame), as without doubles (benchmarks and tests) */
 #define HEIGHTS_ENV "GST_CL_HISTOGRAM_OVERLAY_HEIGHTS"
@@ -68,7 +63,6 @@ struct _GstClHistogramBlend
   gboolean rows;
   gboolean per_plane;           /* never planes together in one read */
   gboolean always_direct;       /* reads into any host frame (tests) */
-  gboolean skip_kernel, skip_reads;     /* measurement only */
   /* the tables last written to params (none after params was replaced) */
   guint32 *tables, *sent;
   guint n_sent;
@@ -118,13 +112,9 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   cl_program program;
   gsize wg = 0;
   const gchar *readback = g_getenv (READBACK_ENV);
-  const gchar *variant = g_getenv (KERNEL_ENV);
 
   program = gst_cl_base_filter_get_program (filter, "overlay.cl",
-      !fp64 ? "" : !g_strcmp0 (variant, "tree") ? "-DOVERLAY_FP64=1 "
-      "-DOVERLAY_OLD_GRAPH=1 -DOVERLAY_TREE_MAX=1" : !g_strcmp0 (variant,
-          "v1") ? "-DOVERLAY_FP64=1 -DOVERLAY_OLD_GRAPH=1" :
-      "-DOVERLAY_FP64=1");
+      fp64 ? "-DOVERLAY_FP64=1" : "");
   if (!program)
     return NULL;
   blend = g_new0 (GstClHistogramBlend, 1);
@@ -133,8 +123,6 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   blend->rows = !g_strcmp0 (readback, "rows");
   blend->per_plane = !g_strcmp0 (readback, "planes");
   blend->always_direct = !g_strcmp0 (readback, "direct");
-  blend->skip_kernel = !g_strcmp0 (g_getenv (SKIP_ENV), "kernel");
-  blend->skip_reads = !g_strcmp0 (g_getenv (SKIP_ENV), "reads");
   blend->kernel = gst_cl_base_filter_create_kernel (filter, program,
       "overlay_blend");
   if (blend->kernel && fp64)
@@ -447,7 +435,10 @@ typedef struct
  * byte outside the boxes (one region, uploaded whole), so the read may span
  * more rows than a plane's box (NV12: its chroma slice as tall as the luma
  * one) as long as they lie inside the frame; the slices must be equally
- * far apart, each at least @rows rows after the last (OpenCL's slice pitch) */
+ * far apart, each at least @rows rows after the last (OpenCL's slice
+ * pitch), and n slice pitches must fit in the buffer: NVIDIA's driver
+ * refuses a read whose slices, counted whole from the buffer's start, pass
+ * its end (an NV12 box in the top half of the frame: two reads there) */
 static gboolean
 group_planes (GstClFrame * frame, const PlaneBox * b, guint8 * const *host,
     guint n, ReadGroup * g)
@@ -483,6 +474,8 @@ group_planes (GstClFrame * frame, const PlaneBox * b, guint8 * const *host,
         g->start[k - 1] - g->start[k - 2])
       return FALSE;
   }
+  if (n > 1 && (g->start[1] - g->start[0]) * stride > frame->size / n)
+    return FALSE;
   g->n = n;
   return TRUE;
 }
@@ -622,7 +615,7 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
       !upload (blend, info, boxes, n_boxes, graph))
     return FALSE;
   for (i = 0; i < n_boxes; i++) {
-    if (boxes[i].w <= 0 || boxes[i].h <= 0 || blend->skip_kernel)
+    if (boxes[i].w <= 0 || boxes[i].h <= 0)
       continue;
     if (device_heights && boxes[i].graph) {
       if (!launch_graph (blend, frame, &boxes[i], i, counts, counts_at))
@@ -635,16 +628,16 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
     return TRUE;                /* device memory: nothing moves */
 
   /* after every launch: edges may cover the graph's box */
-  for (i = 0, at = blend->back_at; i < n_boxes && !blend->skip_reads; i++) {
+  for (i = 0, at = blend->back_at; i < n_boxes; i++) {
     guint8 *host[3];
     ReadGroup g[3];
     guint n_reads = direct && !blend->rows && boxes[i].w > 0 &&
         boxes[i].h > 0 ? plan_direct (blend, frame, info, blend->rect[i],
         host, g) : 0;
 
-    /* a driver that refuses a read of planes together gets the reads of
-     * gst_cl_frame_read_rect () from then on (reading a plane twice does
-     * no harm) */
+    /* a driver that refuses some other read of planes together: one read
+     * per plane from then on, this box's through gst_cl_frame_read_rect ()
+     * (a plane read twice comes back the same) */
     if (n_reads && read_direct (blend, frame, host, g, n_reads) != CL_SUCCESS) {
       blend->per_plane = TRUE;
       n_reads = 0;

@@ -172,29 +172,11 @@ column_height (ulong sum, ulong cmax, uint gh, int log_scale)
 #define MAX_CHANNELS 7
 #define OVERLAY_GROUP_W 16
 
-/* The fullest column of a channel from its @nl entries of most */
-static ulong
-channel_max (__local const ulong * most, uint nl)
-{
-#if OVERLAY_TREE_MAX
-  return most[0];
-#else
-  ulong cmax = 0;
-  uint i;
-
-  /* the last row holds the maxima of the columns of the group's rows */
-  for (i = nl - OVERLAY_GROUP_W; i < nl; i++)
-    cmax = max (cmax, most[i]);
-  return cmax;
-#endif
-}
-
-#if OVERLAY_OLD_GRAPH
 __kernel void
-overlay_graph (__global uchar * restrict frame, uint off0, int stride0,
-    uint off1, int stride1, uint off2, int stride2,
-    __global const uint * restrict params, uint tab_at, int rx, int ry,
-    int rw, int rh, __global const uint * restrict counts, uint counts_at, uint range, uint bins,
+overlay_graph (__global uchar * frame, uint off0, int stride0, uint off1,
+    int stride1, uint off2, int stride2, __global const uint * params,
+    uint tab_at, int rx, int ry, int rw, int rh,
+    __global const uint * counts, uint counts_at, uint range, uint bins,
     uint gh, int log_scale, __local ulong * most)
 {
   __local ushort hgt[MAX_CHANNELS * OVERLAY_GROUP_W];
@@ -204,12 +186,11 @@ overlay_graph (__global uchar * restrict frame, uint off0, int stride0,
   int lh = get_local_size (1);
   uint l = ly * OVERLAY_GROUP_W + lx, nl = OVERLAY_GROUP_W * lh;
   int gw = g[3], pw = g[4], gap = g[5];
-  uint n = min (g[6], (uint) MAX_CHANNELS), c, x;
+  uint n = min (g[6], (uint) MAX_CHANNELS), c, s, x;
   int fx = rx + get_global_id (0), gx = fx - (int) g[1];
   int fy = ry + get_global_id (1), r = (int) g[2] - fy;
   uint m = 0;
 
-#if OVERLAY_TREE_MAX
   /* the fullest column of each channel */
   for (c = 0; c < n; c++) {
     __global const uint *h = counts + counts_at + (ulong) c * range;
@@ -220,39 +201,13 @@ overlay_graph (__global uchar * restrict frame, uint off0, int stride0,
     most[c * nl + l] = cmax;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (uint s = nl / 2; s > 0; s /= 2) {
+  for (s = nl / 2; s > 0; s /= 2) {
     if (l < s)
       for (c = 0; c < n; c++)
         most[c * nl + l] = max (most[c * nl + l], most[c * nl + l + s]);
     barrier (CLK_LOCAL_MEM_FENCE);
   }
-#else
-  /* the fullest column of each channel: every work-item's own columns into
-   * most, then one barrier; the work-items that compute heights below take
-   * the maximum over the group's OVERLAY_GROUP_W rows of it themselves
-   * (one barrier instead of a tree's log2 (group size)) */
-  for (c = 0; c < n; c++) {
-    __global const uint *h = counts + counts_at + (ulong) c * range;
-    ulong cmax = 0;
 
-    for (x = l; x < (uint) pw; x += nl)
-      cmax = max (cmax, column_sum (h, x, pw, bins, range));
-    most[c * nl + l] = cmax;
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  /* work-item c * OVERLAY_GROUP_W + i: channel c's maximum over column i
-   * of most (a row's maximum per work-item, then the rows') */
-  if (l < n * OVERLAY_GROUP_W) {
-    uint i = l % OVERLAY_GROUP_W, row;
-    ulong cmax = 0;
-
-    c = l / OVERLAY_GROUP_W;
-    for (row = 0; row < nl; row += OVERLAY_GROUP_W)
-      cmax = max (cmax, most[c * nl + row + i]);
-    most[c * nl + nl - OVERLAY_GROUP_W + i] = cmax;
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-#endif
   /* work-item c * OVERLAY_GROUP_W + i: channel c's height in the group's
    * column i (0 where the column shows no bar of channel c) */
   if (l < n * OVERLAY_GROUP_W) {
@@ -269,8 +224,7 @@ overlay_graph (__global uchar * restrict frame, uint off0, int stride0,
     }
     if (cx >= 0 && cx < pw)
       hc = column_height (column_sum (counts + counts_at + (ulong) c * range,
-              cx, pw, bins, range), channel_max (most + c * nl, nl), gh,
-          log_scale);
+              cx, pw, bins, range), most[c * nl], gh, log_scale);
     hgt[l] = hc;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
@@ -285,182 +239,4 @@ overlay_graph (__global uchar * restrict frame, uint off0, int stride0,
   blend_pixel (frame, off0, stride0, off1, stride1, off2, stride2, tab, m,
       fx, fy, rx, ry);
 }
-#else
-/* The sample of one component a work-item writes: where, and its value
- * over the background (the bar's value replaces it) */
-typedef struct
-{
-  int at;                       /* byte offset in the frame; -1: none */
-  uint bg;
-  uint wide;                    /* 16-bit little-endian */
-} Sample;
-
-/* Where component @d's sample of frame pixel (@fx, @fy) lies and its value
- * blended with the background, when the pixel is the sample's first in
- * the box (else at -1) */
-static Sample
-prepare_sample (__global const uchar * frame, uint off0, int stride0,
-    uint off1, int stride1, uint off2, int stride2, __global const uint * d,
-    int fx, int fy, int rx, int ry)
-{
-  Sample s = { -1, 0, 0 };
-  uint plane = d[0], a = d[7];
-  int ws = d[3], hs = d[4];
-  int sx = fx >> ws, sy = fy >> hs;
-
-  if (max (sx << ws, rx) != fx || max (sy << hs, ry) != fy)
-    return s;
-  s.at = (plane == 0 ? off0 + sy * stride0 : plane == 1 ?
-      off1 + sy * stride1 : off2 + sy * stride2) + sx * (int) d[1] + d[2];
-  s.wide = d[5];
-  if (s.wide) {
-    uint v = frame[s.at] | (uint) frame[s.at + 1] << 8;
-
-    s.bg = (d[6] * 257 * a + 127 + v * (255 - a)) / 255;
-  } else {
-    uint t = d[6] * a + frame[s.at] * (255 - a) + 128;
-
-    s.bg = (t + (t >> 8)) >> 8;
-  }
-  return s;
-}
-
-static void
-store_sample (__global uchar * frame, Sample s, uint m, uint bar)
-{
-  uint o = m ? bar : s.bg;
-
-  if (s.at < 0)
-    return;
-  frame[s.at] = o & 0xff;
-  if (s.wide)
-    frame[s.at + 1] = o >> 8;
-}
-
-/* A column's sum as column_sum (), in 32-bit arithmetic where the values
- * allow (integer division of 64-bit values is slow on GPUs) */
-static ulong
-column_sum_fast (__global const uint * h, uint x, uint pw, uint bins,
-    uint range)
-{
-  uint b0, b1, v, v0, v1;
-  ulong sum = 0;
-
-  if (range >= 65536)
-    return column_sum (h, x, pw, bins, range);
-  /* x < pw <= 16384, bins <= range < 65536: no product passes 2^32 */
-  b0 = pw >= bins ? x * bins / pw : (x * bins + pw - 1) / pw;
-  b1 = pw >= bins ? b0 + 1 : ((x + 1) * bins + pw - 1) / pw;
-  v0 = (b0 * range + bins - 1) / bins;
-  v1 = (b1 * range + bins - 1) / bins;
-  for (v = v0; v < v1; v++)
-    sum += h[v];
-  return sum;
-}
-
-/* As before, with what does not wait for the heights done first: each
- * work-item loads its pixel's samples and blends them with the background
- * while the group sums the columns, and the bar values go into local
- * memory, so that after the heights only the class and the stores remain;
- * the column sums stay in local memory for the heights when the group
- * has a work-item per column. */
-__kernel void
-overlay_graph (__global uchar * restrict frame, uint off0, int stride0,
-    uint off1, int stride1, uint off2, int stride2,
-    __global const uint * restrict params, uint tab_at, int rx, int ry,
-    int rw, int rh, __global const uint * restrict counts, uint counts_at,
-    uint range, uint bins, uint gh, int log_scale, __local ulong * most)
-{
-  __local ushort hgt[MAX_CHANNELS * OVERLAY_GROUP_W];
-  __local ulong part[MAX_CHANNELS * OVERLAY_GROUP_W];
-  __local uint bar[4 * N_CLASSES];
-  __global const uint *tab = params + tab_at;
-  __global const uint *g = tab + TAB_GRAPH;
-  int lx = get_local_id (0), ly = get_local_id (1);
-  int lh = get_local_size (1);
-  uint l = ly * OVERLAY_GROUP_W + lx, nl = OVERLAY_GROUP_W * lh;
-  int gw = g[3], pw = g[4], gap = g[5];
-  uint n = min (g[6], (uint) MAX_CHANNELS), n_comp = min (tab[0], 4u);
-  uint n_cls = 1u << n, c, x, k;
-  int fx = rx + get_global_id (0), gx = fx - (int) g[1];
-  int fy = ry + get_global_id (1), r = (int) g[2] - fy;
-  int inside = fx - rx < rw && fy - ry < rh;
-  Sample smp[4];
-  uint m = 0;
-
-  /* the bar values of the classes this graph has */
-  for (k = l; k < n_comp * n_cls; k += nl)
-    bar[(k >> n) * N_CLASSES + (k & (n_cls - 1))] =
-        tab[TAB_BARS + N_CLASSES * (k >> n) + (k & (n_cls - 1))];
-  for (c = 0; c < 4; c++) {
-    smp[c].at = -1;
-    if (inside && c < n_comp)
-      smp[c] = prepare_sample (frame, off0, stride0, off1, stride1, off2,
-          stride2, tab + 1 + TAB_COMP * c, fx, fy, rx, ry);
-  }
-
-  /* every column's sum, each channel's fullest: per work-item, then per
-   * column of the group, then (the height work-items) over those */
-  for (c = 0; c < n; c++) {
-    __global const uint *h = counts + counts_at + (ulong) c * range;
-    ulong cmax = 0;
-
-    for (x = l; x < (uint) pw; x += nl)
-      cmax = max (cmax, column_sum_fast (h, x, pw, bins, range));
-    most[c * nl + l] = cmax;
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  if (l < n * OVERLAY_GROUP_W) {
-    uint i = l % OVERLAY_GROUP_W, row;
-    ulong cmax = 0;
-
-    c = l / OVERLAY_GROUP_W;
-    for (row = 0; row < nl; row += OVERLAY_GROUP_W)
-      cmax = max (cmax, most[c * nl + row + i]);
-    part[l] = cmax;
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  /* work-item c * OVERLAY_GROUP_W + i: channel c's height in the group's
-   * column i (0 where the column shows no bar of channel c) */
-  if (l < n * OVERLAY_GROUP_W) {
-    int i = l % OVERLAY_GROUP_W, cx = fx - lx + i - (int) g[1];
-    uint hc = 0;
-
-    /* columns past the graph's width are left to the class test below */
-    c = l / OVERLAY_GROUP_W;
-    if (g[7] && cx >= 0 && pw > 0) {
-      if ((uint) (cx / (pw + gap)) != c)
-        cx = -1;
-      else
-        cx -= c * (pw + gap);
-    }
-    if (cx >= 0 && cx < pw) {
-      ulong cmax = 0, sum;
-      uint j;
-
-      for (j = 0; j < OVERLAY_GROUP_W; j++)
-        cmax = max (cmax, part[c * OVERLAY_GROUP_W + j]);
-      /* with a work-item per column, most holds every column's sum */
-      sum = (uint) pw <= nl ? most[c * nl + cx] :
-          column_sum_fast (counts + counts_at + (ulong) c * range, cx, pw,
-          bins, range);
-      hc = column_height (sum, cmax, gh, log_scale);
-    }
-    hgt[l] = hc;
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  if (!inside)
-    return;
-  /* as graph_class (): columns outside the graph have no bars */
-  if (gx >= 0 && gx < gw && r >= 0)
-    for (c = 0; c < n; c++)
-      if (hgt[c * OVERLAY_GROUP_W + lx] > r)
-        m |= 1u << c;
-  for (c = 0; c < 4; c++)
-    if (c < n_comp)
-      store_sample (frame, smp[c], m, bar[c * N_CLASSES + m]);
-}
-#endif
 #endif
