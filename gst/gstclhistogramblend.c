@@ -4,8 +4,9 @@
  * device buffer when they differ from the last ones sent (the graph's bar
  * heights too when the host computed them), from pinned host memory, no
  * wait; one launch per box (the graph's computes its heights from the
- * histogram's result itself); for host frames one rectangle read per plane
- * and box, straight into the frame when it is pinned (our pool's), else
+ * histogram's result itself); for host frames the boxes read back:
+ * straight into the frame when it is pinned (our pool's), planes of one
+ * pitch together in one 3-D rectangle read, else one rectangle per plane
  * into the pinned memory and the rows copied into the frame after the
  * caller's next wait (the histogram's read, or
  * gst_cl_histogram_blend_finish ()), which covers them all. Both buffers
