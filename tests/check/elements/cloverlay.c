@@ -4,8 +4,9 @@
  * bars, linear and log heights, channel colours), for every format, odd
  * sizes, padded layouts, the ROI, intervals, both drawing paths (blend;
  * GstVideoOverlayCompositionMeta when downstream announces it), property
- * changes while playing, the custom meta against the message, and a frame
- * that cannot be written. The cloverlay-device test runs them all with the
+ * changes while playing, the custom meta against the message, a frame
+ * that cannot be written, and the device blend against the host blend byte
+ * for byte. The cloverlay-device test runs them all with the
  * element's blend on the OpenCL device (GST_CL_TEST_OVERLAY_BLEND=device),
  * with the histogram's GPU kernels so that the device also computes the
  * graph's heights (one frame at a time; with an interval the host does). */
@@ -581,7 +582,8 @@ run_case (GstVideoFormat format, gint w, gint hgt, TestLayout layout,
  * another reference so they are drawn in place, three frames in a row per
  * caps (the same tables each time: only the first frame writes them), the
  * box at the bottom (NV12's one read then starts its chroma rows early)
- * and at the top */
+ * and at the top (NV12: two reads, the one read's slices would pass the
+ * buffer's end) */
 GST_START_TEST (test_pool_frames)
 {
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
