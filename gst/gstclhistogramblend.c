@@ -4,8 +4,9 @@
  * device buffer when they differ from the last ones sent (the graph's bar
  * heights too when the host computed them), from pinned host memory, no
  * wait; one launch per box (the graph's computes its heights from the
- * histogram's result itself); for host frames one rectangle read per plane
- * and box, straight into the frame when it is pinned (our pool's), else
+ * histogram's result itself); for host frames the boxes read back:
+ * straight into the frame when it is pinned (our pool's), planes of one
+ * pitch together in one 3-D rectangle read, else one rectangle per plane
  * into the pinned memory and the rows copied into the frame after the
  * caller's next wait (the histogram's read, or
  * gst_cl_histogram_blend_finish ()), which covers them all. Both buffers
@@ -41,7 +42,9 @@ G_STATIC_ASSERT (TAB_GRAPH + 9 <= TAB_UINTS);
 
 #define BLEND_WHAT "Could not draw the histogram overlay on the OpenCL device"
 /* "rows": read the boxes back as whole rows (one linear read per plane)
- * instead of rectangles (benchmarks compare the two) */
+ * instead of rectangles; "planes": one rectangle per plane, never planes
+ * together (benchmarks compare these); "direct": into the frame whatever
+ * its memory (tests take the pinned pool's path on PoCL this way) */
 #define READBACK_ENV "GST_CL_HISTOGRAM_OVERLAY_READBACK"
 /* "host": the host computes the bar heights after the histogram's read
  * (a second wait per frame), as without doubles (benchmarks and tests) */
@@ -59,6 +62,8 @@ struct _GstClHistogramBlend
                                  * one; NULL without doubles */
   gsize local[2], graph_local[2];
   gboolean rows;
+  gboolean per_plane;           /* never planes together in one read */
+  gboolean always_direct;       /* reads into any host frame (tests) */
   /* the tables last written to params (none after params was replaced) */
   guint32 *tables, *sent;
   guint n_sent;
@@ -107,6 +112,7 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   GstClHistogramBlend *blend;
   cl_program program;
   gsize wg = 0;
+  const gchar *readback = g_getenv (READBACK_ENV);
 
   program = gst_cl_base_filter_get_program (filter, "overlay.cl",
       fp64 ? "-DOVERLAY_FP64=1" : "");
@@ -115,7 +121,9 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   blend = g_new0 (GstClHistogramBlend, 1);
   blend->filter = filter;
   blend->ctx = gst_object_ref (ctx);
-  blend->rows = !g_strcmp0 (g_getenv (READBACK_ENV), "rows");
+  blend->rows = !g_strcmp0 (readback, "rows");
+  blend->per_plane = !g_strcmp0 (readback, "planes");
+  blend->always_direct = !g_strcmp0 (readback, "direct");
   blend->kernel = gst_cl_base_filter_create_kernel (filter, program,
       "overlay_blend");
   if (blend->kernel && fp64)
@@ -380,6 +388,171 @@ fail:
   return FALSE;
 }
 
+/* Plane @p's samples of the pixel rectangle @rect: bytes [x0, x1) of the
+ * plane's rows [y0, y1) */
+typedef struct
+{
+  gsize x0, x1, y0, y1;
+} PlaneBox;
+
+static gboolean
+plane_box (const GstVideoInfo * info, guint p, const gint rect[4],
+    PlaneBox * b)
+{
+  const GstVideoFormatInfo *fi = info->finfo;
+  guint c;
+
+  b->x0 = G_MAXSIZE;
+  b->x1 = b->y0 = b->y1 = 0;
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
+    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
+    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
+    gsize ps = GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, c);
+    gsize off = GST_VIDEO_FORMAT_INFO_POFFSET (fi, c);
+    gsize bytes = GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8 ? 2 : 1;
+
+    if (GST_VIDEO_FORMAT_INFO_PLANE (fi, c) != p)
+      continue;
+    b->x0 = MIN (b->x0, (gsize) (rect[0] >> ws) * ps + off);
+    b->x1 = MAX (b->x1, (gsize) ((rect[0] + rect[2] - 1) >> ws) * ps + off +
+        bytes);
+    b->y0 = rect[1] >> hs;
+    b->y1 = ((rect[1] + rect[3] - 1) >> hs) + 1;
+  }
+  return b->x0 < b->x1 && b->y0 < b->y1;
+}
+
+/* One rectangle read for planes [first, first + n) of a box: rows of the
+ * same pitch, bytes [x0, x1) of @rows rows from row start[k] (rows of the
+ * device buffer counted from its byte 0) for plane first + k */
+typedef struct
+{
+  guint first, n;
+  gsize x0, x1, rows, start[3];
+} ReadGroup;
+
+/* Whether planes [g->first, g->first + n) can come back in one read, with
+ * g's geometry for them: the frame's device copy is the host frame byte for
+ * byte outside the boxes (one region, uploaded whole), so the read may span
+ * more rows than a plane's box (NV12: its chroma slice as tall as the luma
+ * one) as long as they lie inside the frame; the slices must be equally
+ * far apart, each at least @rows rows after the last (OpenCL's slice
+ * pitch), and n slice pitches must fit in the buffer: NVIDIA's driver
+ * refuses a read whose slices, counted whole from the buffer's start, pass
+ * its end (an NV12 box in the top half of the frame: two reads there) */
+static gboolean
+group_planes (GstClFrame * frame, const PlaneBox * b, guint8 * const *host,
+    guint n, ReadGroup * g)
+{
+  gsize stride = frame->stride[g->first], total, k;
+
+  if (stride == 0 || (total = frame->size / stride) == 0)
+    return FALSE;
+  g->x0 = G_MAXSIZE;
+  g->x1 = g->rows = 0;
+  for (k = g->first; k < g->first + n; k++) {
+    if ((gsize) frame->stride[k] != stride || frame->offset[k] % stride ||
+        host[k] - host[g->first] != (gssize) frame->offset[k] -
+        (gssize) frame->offset[g->first])
+      return FALSE;
+    g->x0 = MIN (g->x0, b[k].x0);
+    g->x1 = MAX (g->x1, b[k].x1);
+    g->rows = MAX (g->rows, b[k].y1 - b[k].y0);
+  }
+  if (g->rows > total || g->x1 > stride)
+    return FALSE;
+  for (k = 0; k < n; k++) {
+    const PlaneBox *pb = &b[g->first + k];
+    gsize row0 = frame->offset[g->first + k] / stride;
+
+    /* the box's first row, or as late as the frame's end allows */
+    g->start[k] = MIN (row0 + pb->y0, total - g->rows);
+    if (g->start[k] + g->rows < row0 + pb->y1)
+      return FALSE;
+    if (k > 0 && g->start[k] < g->start[k - 1] + g->rows)
+      return FALSE;
+    if (k > 1 && g->start[k] - g->start[k - 1] !=
+        g->start[k - 1] - g->start[k - 2])
+      return FALSE;
+  }
+  if (n > 1 && (g->start[1] - g->start[0]) * stride > frame->size / n)
+    return FALSE;
+  g->n = n;
+  return TRUE;
+}
+
+/* The reads of box @rect of @frame (mapped in place) straight into the
+ * host frame, as few rectangle reads as its layout allows: planes of one
+ * pitch in one region together (Y444: one read; I420: Y, then U and V;
+ * NV12: one), others alone. Returns the number of reads in @g, 0 when a
+ * plane takes no rectangle read (gst_cl_frame_read_rect () reads it as
+ * rows). */
+static guint
+plan_direct (GstClHistogramBlend * blend, GstClFrame * frame,
+    const GstVideoInfo * info, const gint rect[4], guint8 * host[3],
+    ReadGroup g[3])
+{
+  guint n_planes = MIN (frame->n_planes, 3), p, n, n_groups = 0;
+  PlaneBox b[3];
+
+  for (p = 0; p < n_planes; p++) {
+    if (!plane_box (info, p, rect, &b[p]))
+      return 0;
+    host[p] = GST_VIDEO_FRAME_PLANE_DATA (&frame->vframe, p);
+  }
+  for (p = 0; p < n_planes; p += g[n_groups++].n) {
+    g[n_groups].first = p;
+    for (n = blend->per_plane ? 1 : n_planes - p; n > 0; n--)
+      if (group_planes (frame, b, host, n, &g[n_groups]))
+        break;
+    if (n == 0)
+      return 0;
+  }
+  return n_groups;
+}
+
+/* Enqueues the reads planned by plan_direct (); the OpenCL error of the
+ * first one refused, and none after it */
+static cl_int
+read_direct (GstClHistogramBlend * blend, GstClFrame * frame,
+    guint8 * host[3], const ReadGroup * g, guint n_groups)
+{
+  cl_int err = CL_SUCCESS;
+  guint i;
+
+  frame->queue_idle = FALSE;
+  for (i = 0; i < n_groups && err == CL_SUCCESS; i++) {
+    gsize stride = frame->stride[g[i].first];
+    gsize row0 = frame->offset[g[i].first] / stride;
+    gsize slice = g[i].n > 1 ? (g[i].start[1] - g[i].start[0]) * stride : 0;
+    gsize origin[3] = { g[i].x0, g[i].start[0], 0 };
+    gsize host_origin[3] = { g[i].x0, 0, 0 };
+    gsize region[3] = { g[i].x1 - g[i].x0, g[i].rows, g[i].n };
+    /* the host row of the first slice's first row (one region: it may lie
+     * before the first plane's start, inside the frame's memory) */
+    guint8 *dst = host[g[i].first] +
+        ((gssize) g[i].start[0] - (gssize) row0) * (gssize) stride;
+
+    GST_LOG_OBJECT (blend->filter, "planes %u-%u in one read: %"
+        G_GSIZE_FORMAT " bytes of %" G_GSIZE_FORMAT " rows from row %"
+        G_GSIZE_FORMAT ", slices %" G_GSIZE_FORMAT " bytes apart",
+        g[i].first, g[i].first + g[i].n - 1, region[0], region[1],
+        origin[1], slice);
+    err = clEnqueueReadBufferRect (blend->ctx->queue, frame->mem, CL_FALSE,
+        origin, host_origin, region, stride, slice, stride, slice, dst, 0,
+        NULL, NULL);
+    if (err != CL_SUCCESS)
+      GST_WARNING_OBJECT (blend->filter, "clEnqueueReadBufferRect of planes "
+          "%u-%u refused (%s): origin %" G_GSIZE_FORMAT ",%" G_GSIZE_FORMAT
+          " region %" G_GSIZE_FORMAT "x%" G_GSIZE_FORMAT "x%u pitch %"
+          G_GSIZE_FORMAT " slice %" G_GSIZE_FORMAT " in %" G_GSIZE_FORMAT
+          " bytes", g[i].first, g[i].first + g[i].n - 1,
+          gst_cl_error_name (err), origin[0], origin[1], region[0],
+          region[1], g[i].n, stride, slice, frame->size);
+  }
+  return err;
+}
+
 /* Whether the boxes can be read straight into the host frame: its memory
  * is pinned (DMA); pageable memory goes through the pinned staging memory
  * (NVIDIA copies rectangles into pageable memory row by row) */
@@ -405,7 +578,8 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
   /* at most 7 channels of 16384 columns (the box's pspec limit) */
   gsize heights_bytes = graph ? (gsize) graph->n * graph->pw * 2 : 0;
   gsize up_size, back_size = 0, at, params_size = blend->params_size;
-  gboolean direct = !frame->on_device && reads_into_frame (blend, frame);
+  gboolean direct = !frame->on_device && (blend->always_direct ||
+      reads_into_frame (blend, frame));
   guint i;
 
   g_return_val_if_fail (n_boxes <= MAX_BOXES, FALSE);
@@ -456,8 +630,21 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
 
   /* after every launch: edges may cover the graph's box */
   for (i = 0, at = blend->back_at; i < n_boxes; i++) {
-    if (!gst_cl_frame_read_rect (frame, info, blend->rect[i], blend->rows,
-            direct ? NULL : blend->host + at))
+    guint8 *host[3];
+    ReadGroup g[3];
+    guint n_reads = direct && !blend->rows && boxes[i].w > 0 &&
+        boxes[i].h > 0 ? plan_direct (blend, frame, info, blend->rect[i],
+        host, g) : 0;
+
+    /* a driver that refuses some other read of planes together: one read
+     * per plane from then on, this box's through gst_cl_frame_read_rect ()
+     * (a plane read twice comes back the same) */
+    if (n_reads && read_direct (blend, frame, host, g, n_reads) != CL_SUCCESS) {
+      blend->per_plane = TRUE;
+      n_reads = 0;
+    }
+    if (!n_reads && !gst_cl_frame_read_rect (frame, info, blend->rect[i],
+            blend->rows, direct ? NULL : blend->host + at))
       return FALSE;
     if (!direct)
       at += gst_cl_frame_rect_size (frame, info, blend->rect[i], blend->rows);

@@ -4,8 +4,9 @@
  * bars, linear and log heights, channel colours), for every format, odd
  * sizes, padded layouts, the ROI, intervals, both drawing paths (blend;
  * GstVideoOverlayCompositionMeta when downstream announces it), property
- * changes while playing, the custom meta against the message, and a frame
- * that cannot be written. The cloverlay-device test runs them all with the
+ * changes while playing, the custom meta against the message, a frame
+ * that cannot be written, and the device blend against the host blend byte
+ * for byte. The cloverlay-device test runs them all with the
  * element's blend on the OpenCL device (GST_CL_TEST_OVERLAY_BLEND=device),
  * with the histogram's GPU kernels so that the device also computes the
  * graph's heights (one frame at a time; with an interval the host does). */
@@ -21,6 +22,7 @@
 #define META_NAME "GstClHistogramMeta"
 #define BLEND_ENV "GST_CL_HISTOGRAM_OVERLAY_BLEND"
 #define VARIANT_ENV "GST_CL_HISTOGRAM_VARIANT"
+#define READBACK_ENV "GST_CL_HISTOGRAM_OVERLAY_READBACK"
 
 /* TRUE: the element blends with gst_video_overlay_composition_blend instead
  * of its own blender */
@@ -575,18 +577,26 @@ run_case (GstVideoFormat format, gint w, gint hgt, TestLayout layout,
 /* ---- tests ---- */
 
 /* Frames from the element's own pool (pinned memory on GPUs: the device
- * blender reads the drawn box straight into them), pushed without another
- * reference so they are drawn in place, three frames in a row per caps (the
- * same tables each time: only the first frame writes them) */
+ * blender reads the drawn box straight into them, planes of one pitch
+ * together; elsewhere READBACK_ENV=direct takes that path), pushed without
+ * another reference so they are drawn in place, three frames in a row per
+ * caps (the same tables each time: only the first frame writes them), the
+ * box at the bottom (NV12's one read then starts its chroma rows early)
+ * and at the top (NV12: two reads, the one read's slices would pass the
+ * buffer's end) */
 GST_START_TEST (test_pool_frames)
 {
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_RGBA,
-    GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12,
-    GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE,
+    GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_Y42B,
+    GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_GRAY16_LE,
   };
-  static const gint sizes[][2] = { {641, 479}, {1920, 1080} };
+  static const gint sizes[][2] = { {641, 479}, {1920, 1080}, {64, 37} };
+  gchar *readback = g_strdup (g_getenv (READBACK_ENV));
   guint f, si, i;
 
+  g_setenv (READBACK_ENV, "direct", TRUE);
   for (f = 0; f < G_N_ELEMENTS (formats); f++)
     for (si = 0; si < G_N_ELEMENTS (sizes); si++) {
       Look l = default_look;
@@ -597,6 +607,11 @@ GST_START_TEST (test_pool_frames)
       GstBufferPool *pool = NULL;
 
       l.parade = si == 1;
+      l.position = si == 0 ? POS_BOTTOM_RIGHT : si == 1 ? POS_TOP_LEFT :
+          POS_BOTTOM_LEFT;
+      /* 64x37: a box taller than the chroma planes (NV12: two reads) */
+      if (si == 2)
+        l.height = 30;
       h = new_harness (&bus, &l, FALSE);
       gst_harness_set_src_caps (h, gst_caps_ref (caps));
       fail_unless (gst_pad_peer_query (h->srcpad, q));
@@ -627,6 +642,8 @@ GST_START_TEST (test_pool_frames)
 
         fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &in,
                 NULL), GST_FLOW_OK);
+        /* bytes the frame copy leaves (YUY2's last half pair) defined */
+        gst_buffer_memset (in, 0, 0x5a, gst_buffer_get_size (in));
         fail_unless (gst_video_frame_map (&a, &info, src, GST_MAP_READ));
         fail_unless (gst_video_frame_map (&b, &info, in, GST_MAP_WRITE));
         fail_unless (gst_video_frame_copy (&b, &a));
@@ -651,6 +668,90 @@ GST_START_TEST (test_pool_frames)
       gst_caps_unref (caps);
       test_free_harness (h, bus);
     }
+  if (readback)
+    g_setenv (READBACK_ENV, readback, TRUE);
+  else
+    g_unsetenv (READBACK_ENV);
+  g_free (readback);
+}
+
+GST_END_TEST;
+
+/* @in through clhistogram overlay=true with the element's own blender
+ * @blender ("host" or "device") */
+static GstBuffer *
+blend_with (const gchar * blender, GstVideoFormat format, gint w, gint hgt,
+    const Look * l, gboolean roi_outline, GstBuffer * in)
+{
+  const gchar *was = own_blender;
+  GstCaps *caps = test_caps_new (format, w, hgt);
+  GstHarness *h;
+  GstBus *bus;
+  GstBuffer *out;
+
+  own_blender = blender;
+  h = new_harness (&bus, l, FALSE);
+  own_blender = was;
+  g_object_set (h->element, "overlay-roi", roi_outline, NULL);
+  gst_harness_set_src_caps (h, caps);
+  /* a copy: the element draws into the buffer it gets */
+  out = push_pull (h, gst_buffer_copy_deep (in));
+  gst_buffer_unref (in);
+  test_free_harness (h, bus);
+  return out;
+}
+
+/* The device blender's bytes are the host blender's, every byte of every
+ * format (the pixel tests above check the bars, not the background's
+ * blend or the chroma exactly): random frames, both scales and modes, the
+ * ROI outline's boxes over the graph's, odd and padded layouts, the boxes
+ * read back through staging memory and straight into the frame */
+GST_START_TEST (test_device_equals_host)
+{
+  static const gint sizes[][2] = { {641, 479}, {64, 37}, {1280, 720} };
+  gchar *readback = g_strdup (g_getenv (READBACK_ENV));
+  guint f, si;
+
+  for (f = 0; f < G_N_ELEMENTS (all_formats); f++)
+    for (si = 0; si < G_N_ELEMENTS (sizes); si++) {
+      gint w = sizes[si][0], hgt = sizes[si][1];
+      Look l = default_look;
+      GstVideoInfo info;
+      GstBuffer *in, *host, *dev;
+      gchar *what = g_strdup_printf ("%s %dx%d",
+          gst_video_format_to_string (all_formats[f]), w, hgt);
+
+      l.log = si != 1;
+      l.parade = si == 2;
+      l.position = si == 1 ? POS_TOP_LEFT : POS_BOTTOM_RIGHT;
+      /* the outline overlaps the graph's box on 641x479 */
+      if (si == 0) {
+        l.roi[0] = 300;
+        l.roi[1] = 200;
+      }
+      in = test_frame_new (all_formats[f], w, hgt, si == 0 ?
+          TEST_LAYOUT_PADDED : TEST_LAYOUT_PACKED, 11 * f + si, &info);
+      host = blend_with ("host", all_formats[f], w, hgt, &l, si == 0,
+          gst_buffer_ref (in));
+      /* the box read straight into the frame, as for pool frames */
+      if (si > 0)
+        g_setenv (READBACK_ENV, "direct", TRUE);
+      dev = blend_with ("device", all_formats[f], w, hgt, &l, si == 0,
+          gst_buffer_ref (in));
+      if (readback)
+        g_setenv (READBACK_ENV, readback, TRUE);
+      else
+        g_unsetenv (READBACK_ENV);
+      fail_if (test_frames_equal (host, in, &info), "%s: nothing drawn",
+          what);
+      fail_unless (test_frames_equal (dev, host, &info),
+          "%s: the device blend differs from the host's", what);
+      gst_buffer_unref (dev);
+      gst_buffer_unref (host);
+      gst_buffer_unref (in);
+      g_free (what);
+    }
+  g_free (readback);
 }
 
 GST_END_TEST;
@@ -1490,6 +1591,7 @@ cloverlay_suite (void)
   tcase_add_test (tc, test_positions_sizes_modes);
   tcase_add_test (tc, test_all_formats);
   tcase_add_test (tc, test_pool_frames);
+  tcase_add_test (tc, test_device_equals_host);
   return s;
 }
 
