@@ -1397,8 +1397,9 @@ conv2d_fixed (__global const uchar * src, uint soff, int sstride,
 
 /* sep_fixed's row pass reads a tap's 64 samples as one 64-byte load,
  * unpacked like conv2d_fixed's (Q8_LO / Q8_HI lane order); an edge row,
- * filled in sample order, is put in that order by one two-source word
- * shuffle per half (vpermt2w), so that both paths leave the same lanes */
+ * filled in sample order, is put in that order by one two-source shuffle
+ * of 128-bit lanes per half (vshufi64x2), so that both paths leave the
+ * same lanes */
 #define ORDER_HALF(h, L) 16 * L + 8 * h, 16 * L + 8 * h + 1, \
     16 * L + 8 * h + 2, 16 * L + 8 * h + 3, 16 * L + 8 * h + 4, \
     16 * L + 8 * h + 5, 16 * L + 8 * h + 6, 16 * L + 8 * h + 7
