@@ -98,10 +98,6 @@ enum
 #define TILE_W 64
 #define TILE_H 16
 #define SEP_ROWS 64
-/* sep_fixed: a work-item makes SEP_FIXED_STRIPS strips side by side x
- * SEP_FIXED_ROWS rows (kernels/convolve.cl's defaults) */
-#define SEP_FIXED_STRIPS 4
-#define SEP_FIXED_ROWS 16
 /* conv2d_reg<R>: 64x4 work-items, each a column of 8 outputs, R <= 5 */
 #define REG_WX 64
 #define REG_WY 4
@@ -1258,15 +1254,12 @@ strips_local_size (gboolean fixed)
   return fixed ? fix2d_local : strips_local;
 }
 
-/* launch size of sep_fixed if @fixed, else of sep_strips */
+/* launch sizes of sep_strips and conv2d_strips */
 static void
-sep_global (const ConvArgs * c, gboolean fixed, gsize global[2])
+sep_global (const ConvArgs * c, gsize global[2])
 {
-  gsize width = fixed ? STRIP * SEP_FIXED_STRIPS : STRIP;
-  gsize rows = fixed ? SEP_FIXED_ROWS : SEP_ROWS;
-
-  global[0] = ((gsize) c->width * c->ch + width - 1) / width;
-  global[1] = ((gsize) c->height + rows - 1) / rows;
+  global[0] = ((gsize) c->width * c->ch + STRIP - 1) / STRIP;
+  global[1] = ((gsize) c->height + SEP_ROWS - 1) / SEP_ROWS;
 }
 
 /* conv2d_fixed makes FIX2D_ROWS rows per work-item, conv2d_strips one */
@@ -1387,10 +1380,9 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     return launch_two_pass (self, ks, &c, p, in, out);
   if (takes_separable_path (self, k)) {
     /* CPU: both passes in one kernel, no intermediate buffer */
-    fixed = path_arith (self, k) == ARITH_FIXED;
-    sep_global (&c, fixed, g);
-    GST_CL_LAUNCH (self, fixed ? ks->sep_fixed : ks->sep, 2, g, sep_local,
-        SEP_WHAT, SEP_ARGS (in, out, p, &c));
+    sep_global (&c, g);
+    GST_CL_LAUNCH (self, path_arith (self, k) == ARITH_FIXED ? ks->sep_fixed :
+        ks->sep, 2, g, sep_local, SEP_WHAT, SEP_ARGS (in, out, p, &c));
     return TRUE;
   }
 
@@ -1470,7 +1462,7 @@ warm_up_kernel (GstClContext * ctx, cl_command_queue queue, cl_kernel kernel,
   if (separable) {
     const GstClArg args[] = { SEP_ARGS (&f, &f, 0, &c) };
 
-    sep_global (&c, fixed, global);
+    sep_global (&c, global);
     err = gst_cl_kernel_set_args (kernel, args, G_N_ELEMENTS (args));
   } else {
     const GstClArg args[] = { STRIPS_ARGS (&f, &f, 0, &c) };

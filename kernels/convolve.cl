@@ -36,7 +36,6 @@
  *   conv2d_fixed / sep_fixed (CPU, 8-bit samples, float program): the same
  *     two in 16-bit fixed point for matrices of non-negative coefficients
  *     (see "Fixed point" below); the tap's .w then holds the Q16 value.
- *     sep_fixed's work-item: 4 strips side by side x 16 rows.
  *   conv2d_reg1..5 (GPU, up to 11x11): register-blocked, see below.
  *   conv2d_px<R>_1, _4 (GPU, up to 7x7, 1-sample and 8-bit 4-sample
  *     pixels): no local memory, rows read from global memory, see below.
@@ -1106,23 +1105,24 @@ typedef fix32_t __attribute__ ((aligned (2))) ufix32_t;
 /* Q8 samples (x << 8) */
 #define TO_Q8(v) (__builtin_convertvector ((v), fix32_t) << 8)
 
-/* sep_fixed requests the input row PREFETCH_ROWS below ahead: its
- * work-items step from row to row, another page each, which the hardware
- * prefetchers do not follow (1080p RGBA gaussian 7x7, one strip per
- * work-item: 8.3-8.9 ms CPU per frame against 9.8-11.6 without). On PoCL's
- * CPU devices pointers are flat (the built-in prefetch() does nothing
- * there), hence the integer cast. */
+/* sep_fixed's work-items walk down a column of 64-sample strips, one image
+ * row (another page) at a time, which the hardware prefetchers do not
+ * follow: the row PREFETCH_ROWS below is requested ahead, 3 cache lines
+ * from the strip's left apron (1080p RGBA gaussian 7x7: 8.3-8.9 ms CPU per
+ * frame against 9.8-11.6 without; conv2d_fixed's work-groups run 8 strips
+ * of a row in turn instead, which the prefetchers follow). On PoCL's CPU devices pointers are flat (the
+ * built-in prefetch() does nothing there), hence the integer cast. */
 #define PREFETCH_ROWS 4
 inline void
-prefetch_span (__global const uchar * base, int stride, int yy, int height,
-    int start, int end)
+prefetch_row (__global const uchar * sbase, int sstride, int yy, int height,
+    int start)
 {
   if (yy < height) {
-    size_t a = (size_t) (ROW (base, stride, yy) + max (start, 0));
-    size_t e = (size_t) (ROW (base, stride, yy) + end);
+    size_t a = (size_t) (ROW (sbase, sstride, yy) + max (start, 0));
 
-    for (; a < e; a += 64)
-      __builtin_prefetch ((const void *) a);
+    __builtin_prefetch ((const void *) a);
+    __builtin_prefetch ((const void *) (a + 64));
+    __builtin_prefetch ((const void *) (a + 128));
   }
 }
 
@@ -1460,19 +1460,10 @@ store_fixed64_tail (fix32_t lo, fix32_t hi, int s, int n, int alpha_pos,
     drow[s + i] = (i & 3) == alpha_pos ? srow[s + i] : v[i];
 }
 
-/* sep_fixed's work-item: SEP_FIXED_STRIPS strips side by side x
- * SEP_FIXED_ROWS rows (as in gstclconvolve.c), row by row, so that each
- * visit of a row reads and writes a run of 4-5 cache lines of one page,
- * not 1-2 (one strip per work-item: a page per 64 samples), and a
- * work-item's pages (22 input rows and 16 output rows) stay in the
- * first-level TLB (64 entries) */
-#define SEP_FIXED_STRIPS 4
-#define SEP_FIXED_ROWS 16
-
-/* The separable kernel (sep_strips' arguments and layout; launch size:
- * see above). The taps' coefficients are broadcast once per work-item, not
- * once per row: a tap of either pass then multiplies by a vector in memory
- * and leaves the shuffle port to the unpacks. */
+/* The separable kernel (sep_strips' arguments, layout and launch size).
+ * The taps' coefficients are broadcast once per work-item, not once per
+ * row: a tap of either pass then multiplies by a vector in memory and
+ * leaves the shuffle port to the unpacks. */
 __kernel void
 sep_fixed (__global const uchar * src, uint soff, int sstride,
     __global uchar * dst, uint doff, int dstride, int width, int height,
@@ -1480,67 +1471,54 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
     __constant int4 * col_taps, int ncol, int ry, int bval, int border,
     acc_t border_row, PARAMS)
 {
-  int sx0 = get_global_id (0) * STRIP * SEP_FIXED_STRIPS;
-  int y0 = get_global_id (1) * SEP_FIXED_ROWS;
-  int rowlen = width * ch, y1 = min (y0 + SEP_FIXED_ROWS, height);
-  int rxs = rx * ch, nstrips, span_end;
+  int sx = get_global_id (0) * STRIP, y0 = get_global_id (1) * SEP_ROWS;
+  int rowlen = width * ch, y1 = min (y0 + SEP_ROWS, height), rxs = rx * ch;
   __global const uchar *sbase = src + soff;
   __global uchar *dbase = dst + doff;
-  /* ring[k][j]: strip j's row pass of input row y0 - ry + k (mod RING) */
-  fix32_t ring[RING][SEP_FIXED_STRIPS][2];
+  fix32_t ring[RING][2];
   fix32_t rcoef[SEP_MAX_TAPS], ccoef[SEP_MAX_TAPS];
   int roff[SEP_MAX_TAPS], cring[SEP_MAX_TAPS];
-  int cmap[SEP_FIXED_STRIPS][STRIP + 2 * MAX_APRON];
+  int cmap[STRIP + 2 * MAX_APRON];
   fix32_t init = (fix32_t) ((ushort) (ncol / 2));
 
-  if (sx0 >= rowlen || y0 >= height)
+  if (sx >= rowlen || y0 >= height)
     return;
-  nstrips = min (SEP_FIXED_STRIPS, (rowlen - sx0 + STRIP - 1) / STRIP);
-  span_end = min (sx0 + nstrips * STRIP + rxs, rowlen);
   for (int t = 0; t < nrow; t++) {
     rcoef[t] = (fix32_t) ((ushort) row_taps[t].w);
     roff[t] = row_taps[t].x * ch;
   }
-  /* the ring row of tap t for output row y: y - y0 + cring[t] */
+  /* the ring row of tap t for output row y: (y - y0 + cring[t]) % RING */
   for (int t = 0; t < ncol; t++) {
     ccoef[t] = (fix32_t) ((ushort) col_taps[t].w);
     cring[t] = ry + col_taps[t].y;
   }
-  for (int j = 0; j < nstrips; j++)
-    edge_columns_fixed (sx0 + j * STRIP, rxs, rowlen, width, ch, border,
-        cmap[j]);
-  for (int k = 0; k < 2 * ry; k++) {
-    int yy = map_index (y0 - ry + k, height, border);
-
-    for (int j = 0; j < nstrips; j++)
-      row_pass_fixed (sbase, sstride, yy, sx0 + j * STRIP, rowlen, rxs,
-          rcoef, roff, nrow, cmap[j], bval, ring[k & (RING - 1)][j]);
-  }
+  edge_columns_fixed (sx, rxs, rowlen, width, ch, border, cmap);
+  /* ring row k holds input row y0 - ry + k */
+  for (int k = 0; k < 2 * ry; k++)
+    row_pass_fixed (sbase, sstride, map_index (y0 - ry + k, height, border),
+        sx, rowlen, rxs, rcoef, roff, nrow, cmap, bval,
+        ring[k & (RING - 1)]);
 
   for (int y = y0; y < y1; y++) {
-    int i = y - y0, yy = map_index (y + ry, height, border);
+    int i = y - y0;
+    fix32_t a0 = init, a1 = init;
 
-    prefetch_span (sbase, sstride, y + ry + PREFETCH_ROWS, height,
-        sx0 - rxs, span_end);
-    for (int j = 0; j < nstrips; j++) {
-      int sx = sx0 + j * STRIP;
-      fix32_t a0 = init, a1 = init;
+    prefetch_row (sbase, sstride, y + ry + PREFETCH_ROWS, height, sx - rxs);
+    row_pass_fixed (sbase, sstride, map_index (y + ry, height, border), sx,
+        rowlen, rxs, rcoef, roff, nrow, cmap, bval,
+        ring[(i + 2 * ry) & (RING - 1)]);
+    for (int t = 0; t < ncol; t++) {
+      int r = (i + cring[t]) & (RING - 1);
 
-      row_pass_fixed (sbase, sstride, yy, sx, rowlen, rxs, rcoef, roff, nrow,
-          cmap[j], bval, ring[(i + 2 * ry) & (RING - 1)][j]);
-      for (int t = 0; t < ncol; t++) {
-        int r = (i + cring[t]) & (RING - 1);
-
-        a0 += mul_hi32 (ring[r][j][0], ccoef[t]);
-        a1 += mul_hi32 (ring[r][j][1], ccoef[t]);
-      }
-      if (rowlen - sx >= STRIP)
-        store_fixed64 (a0, a1, sx, alpha_pos, sbase, sstride, dbase, dstride,
-            y);
-      else
-        store_fixed64_tail (a0, a1, sx, rowlen - sx, alpha_pos,
-            ROW (sbase, sstride, y), dbase + y * dstride);
+      a0 += mul_hi32 (ring[r][0], ccoef[t]);
+      a1 += mul_hi32 (ring[r][1], ccoef[t]);
     }
+    if (rowlen - sx >= STRIP)
+      store_fixed64 (a0, a1, sx, alpha_pos, sbase, sstride, dbase, dstride,
+          y);
+    else
+      store_fixed64_tail (a0, a1, sx, rowlen - sx, alpha_pos,
+          ROW (sbase, sstride, y), dbase + y * dstride);
   }
 }
 
