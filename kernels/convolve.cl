@@ -1250,6 +1250,22 @@ typedef u8x64_t __attribute__ ((aligned (1))) uu8x64_t;
     64 + 16 * L + 4, 64 + 16 * L + 6, 64 + 16 * L + 8, 64 + 16 * L + 10, \
     64 + 16 * L + 12, 64 + 16 * L + 14
 
+/* The 64 Q8 sums of Q8_LO / Q8_HI halves rounded (half up) to samples,
+ * back in order */
+inline u8x64_t
+round_fixed64 (fix32_t lo, fix32_t hi)
+{
+  const fix32_t one = 1, top = 255;
+  fix32_t rl = (lo >> 8) + ((lo >> 7) & one);
+  fix32_t rh = (hi >> 8) + ((hi >> 7) & one);
+
+  rl = rl > top ? top : rl;
+  rh = rh > top ? top : rh;
+  return __builtin_shufflevector (__builtin_astype (rl, u8x64_t),
+      __builtin_astype (rh, u8x64_t), PACK_L (0),
+      PACK_L (1), PACK_L (2), PACK_L (3));
+}
+
 /* Rounds the 64 Q8 sums of Q8_LO / Q8_HI halves and stores them at sample
  * @s of row @y, keeping channel @alpha_pos */
 inline void
@@ -1257,16 +1273,8 @@ store_fixed64 (fix32_t lo, fix32_t hi, int s, int alpha_pos,
     __global const uchar * sbase, int sstride, __global uchar * dbase,
     int dstride, int y)
 {
-  const fix32_t one = 1, top = 255;
-  fix32_t rl = (lo >> 8) + ((lo >> 7) & one);
-  fix32_t rh = (hi >> 8) + ((hi >> 7) & one);
-  u8x64_t v;
+  u8x64_t v = round_fixed64 (lo, hi);
 
-  rl = rl > top ? top : rl;
-  rh = rh > top ? top : rh;
-  v = __builtin_shufflevector (__builtin_astype (rl, u8x64_t),
-      __builtin_astype (rh, u8x64_t), PACK_L (0),
-      PACK_L (1), PACK_L (2), PACK_L (3));
   if (alpha_pos >= 0) {
     u8x64_t lane = (u8x64_t) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
         0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
@@ -1387,46 +1395,75 @@ conv2d_fixed (__global const uchar * src, uint soff, int sstride,
   FIX2D_STORE (7);
 }
 
-/* Row pass of input row @yy (-1: the border row) as Q8, 64 samples;
- * @cmap: the strip's edge_columns_fixed */
+/* sep_fixed's row pass reads a tap's 64 samples as one 64-byte load,
+ * unpacked like conv2d_fixed's (Q8_LO / Q8_HI lane order); an edge row,
+ * filled in sample order, is put in that order by one two-source shuffle
+ * of 128-bit lanes per half (vshufi64x2), so that both paths leave the
+ * same lanes */
+#define ORDER_HALF(h, L) 16 * L + 8 * h, 16 * L + 8 * h + 1, \
+    16 * L + 8 * h + 2, 16 * L + 8 * h + 3, 16 * L + 8 * h + 4, \
+    16 * L + 8 * h + 5, 16 * L + 8 * h + 6, 16 * L + 8 * h + 7
+#define ORDER_LO(a, b) __builtin_shufflevector ((a), (b), ORDER_HALF (0, 0), \
+    ORDER_HALF (0, 1), ORDER_HALF (0, 2), ORDER_HALF (0, 3))
+#define ORDER_HI(a, b) __builtin_shufflevector ((a), (b), ORDER_HALF (1, 0), \
+    ORDER_HALF (1, 1), ORDER_HALF (1, 2), ORDER_HALF (1, 3))
+/* taps of one pass at most (matrices up to 31x31) */
+#define SEP_MAX_TAPS 31
+
+/* Row pass of input row @yy (-1: the border row): 64 samples as Q8 sums
+ * in Q8_LO / Q8_HI lane order into @h. @coef and @off: each tap's
+ * coefficient vector and offset in samples; @cmap: the strip's
+ * edge_columns_fixed. */
 inline void
 row_pass_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
-    int rowlen, int ch, int rx, __constant int4 * taps, int ntaps,
+    int rowlen, int rxs, const fix32_t * coef, const int *off, int ntaps,
     const int *cmap, int bval, fix32_t * h)
 {
-  ushort buf[STRIP + 2 * MAX_APRON];
-  fix32_t a0, a1;
-  int rxs = rx * ch;
+  fix32_t lo, hi;
 
-  a0 = a1 = (fix32_t) ((ushort) (ntaps / 2));
+  lo = hi = (fix32_t) ((ushort) (ntaps / 2));
   if (yy >= 0 && sx >= rxs && sx + STRIP + rxs <= rowlen) {
     /* reads the frame (see conv2d_fixed) */
     __global const uchar *row = ROW (sbase, sstride, yy) + sx;
 
     for (int t = 0; t < ntaps; t++) {
-      fix32_t c = (fix32_t) ((ushort) taps[t].w);
-      __global const uchar *p = row + taps[t].x * ch;
+      u8x64_t v = LOAD64 (row + off[t]);
 
-      a0 += mul_hi32 (TO_Q8 (LOAD32 (p)), c);
-      a1 += mul_hi32 (TO_Q8 (LOAD32 (p + 32)), c);
+      lo += mul_hi32 (Q8_LO (v), coef[t]);
+      hi += mul_hi32 (Q8_HI (v), coef[t]);
     }
-    h[0] = a0;
-    h[1] = a1;
-    return;
-  }
-  fill_row_fixed (sbase, sstride, yy, sx, rxs, rowlen, cmap, bval, buf);
-  for (int t = 0; t < ntaps; t++) {
-    fix32_t c = (fix32_t) ((ushort) taps[t].w);
-    const ushort *q = buf + rx * ch + taps[t].x * ch;
+  } else {
+    ushort buf[STRIP + 2 * MAX_APRON];
 
-    a0 += mul_hi32 (FLOAD (q), c);
-    a1 += mul_hi32 (FLOAD (q + 32), c);
+    fill_row_fixed (sbase, sstride, yy, sx, rxs, rowlen, cmap, bval, buf);
+    for (int t = 0; t < ntaps; t++) {
+      const ushort *q = buf + rxs + off[t];
+      fix32_t a = FLOAD (q), b = FLOAD (q + 32);
+
+      lo += mul_hi32 (ORDER_LO (a, b), coef[t]);
+      hi += mul_hi32 (ORDER_HI (a, b), coef[t]);
+    }
   }
-  h[0] = a0;
-  h[1] = a1;
+  h[0] = lo;
+  h[1] = hi;
 }
 
-/* The separable kernel (sep_strips' arguments, layout and launch size) */
+/* store_fixed64 of the first @n (< 64) samples at sample @s (a multiple of
+ * 64, so that sample s + i holds channel i % 4) */
+inline void
+store_fixed64_tail (fix32_t lo, fix32_t hi, int s, int n, int alpha_pos,
+    __global const uchar * srow, __global uchar * drow)
+{
+  u8x64_t v = round_fixed64 (lo, hi);
+
+  for (int i = 0; i < n; i++)
+    drow[s + i] = (i & 3) == alpha_pos ? srow[s + i] : v[i];
+}
+
+/* The separable kernel (sep_strips' arguments, layout and launch size).
+ * The taps' coefficients are broadcast once per work-item, not once per
+ * row: a tap of either pass then multiplies by a vector in memory and
+ * leaves the shuffle port to the unpacks. */
 __kernel void
 sep_fixed (__global const uchar * src, uint soff, int sstride,
     __global uchar * dst, uint doff, int dstride, int width, int height,
@@ -1435,40 +1472,53 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
     acc_t border_row, PARAMS)
 {
   int sx = get_global_id (0) * STRIP, y0 = get_global_id (1) * SEP_ROWS;
-  int rowlen = width * ch, y1 = min (y0 + SEP_ROWS, height);
+  int rowlen = width * ch, y1 = min (y0 + SEP_ROWS, height), rxs = rx * ch;
   __global const uchar *sbase = src + soff;
+  __global uchar *dbase = dst + doff;
   fix32_t ring[RING][2];
+  fix32_t rcoef[SEP_MAX_TAPS], ccoef[SEP_MAX_TAPS];
+  int roff[SEP_MAX_TAPS], cring[SEP_MAX_TAPS];
   int cmap[STRIP + 2 * MAX_APRON];
+  fix32_t init = (fix32_t) ((ushort) (ncol / 2));
 
   if (sx >= rowlen || y0 >= height)
     return;
-  edge_columns_fixed (sx, rx * ch, rowlen, width, ch, border, cmap);
+  for (int t = 0; t < nrow; t++) {
+    rcoef[t] = (fix32_t) ((ushort) row_taps[t].w);
+    roff[t] = row_taps[t].x * ch;
+  }
+  /* the ring row of tap t for output row y: (y - y0 + cring[t]) % RING */
+  for (int t = 0; t < ncol; t++) {
+    ccoef[t] = (fix32_t) ((ushort) col_taps[t].w);
+    cring[t] = ry + col_taps[t].y;
+  }
+  edge_columns_fixed (sx, rxs, rowlen, width, ch, border, cmap);
   /* ring row k holds input row y0 - ry + k */
   for (int k = 0; k < 2 * ry; k++)
     row_pass_fixed (sbase, sstride, map_index (y0 - ry + k, height, border),
-        sx, rowlen, ch, rx, row_taps, nrow, cmap, bval, ring[k & (RING - 1)]);
+        sx, rowlen, rxs, rcoef, roff, nrow, cmap, bval,
+        ring[k & (RING - 1)]);
 
   for (int y = y0; y < y1; y++) {
-    int k = y - y0 + 2 * ry;
-    fix32_t a0, a1;
-    __global const uchar *srow = ROW (sbase, sstride, y);
-    __global uchar *drow = dst + doff + y * dstride;
+    int i = y - y0;
+    fix32_t a0 = init, a1 = init;
 
-    prefetch_row (sbase, sstride, y + ry + PREFETCH_ROWS, height,
-        sx - rx * ch);
+    prefetch_row (sbase, sstride, y + ry + PREFETCH_ROWS, height, sx - rxs);
     row_pass_fixed (sbase, sstride, map_index (y + ry, height, border), sx,
-        rowlen, ch, rx, row_taps, nrow, cmap, bval, ring[k & (RING - 1)]);
-    a0 = a1 = (fix32_t) ((ushort) (ncol / 2));
+        rowlen, rxs, rcoef, roff, nrow, cmap, bval,
+        ring[(i + 2 * ry) & (RING - 1)]);
     for (int t = 0; t < ncol; t++) {
-      fix32_t c = (fix32_t) ((ushort) col_taps[t].w);
-      int r = (y - y0 + ry + col_taps[t].y) & (RING - 1);
+      int r = (i + cring[t]) & (RING - 1);
 
-      a0 += mul_hi32 (ring[r][0], c);
-      a1 += mul_hi32 (ring[r][1], c);
+      a0 += mul_hi32 (ring[r][0], ccoef[t]);
+      a1 += mul_hi32 (ring[r][1], ccoef[t]);
     }
-    store_fixed (a0, sx, rowlen - sx, alpha_pos, srow, drow);
-    if (rowlen - sx > 32)
-      store_fixed (a1, sx + 32, rowlen - sx - 32, alpha_pos, srow, drow);
+    if (rowlen - sx >= STRIP)
+      store_fixed64 (a0, a1, sx, alpha_pos, sbase, sstride, dbase, dstride,
+          y);
+    else
+      store_fixed64_tail (a0, a1, sx, rowlen - sx, alpha_pos,
+          ROW (sbase, sstride, y), dbase + y * dstride);
   }
 }
 
