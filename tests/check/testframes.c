@@ -224,6 +224,21 @@ test_have_cl_device (void)
   return have;
 }
 
+gboolean
+test_have_cl_cpu_device (void)
+{
+  cl_platform_id platforms[16];
+  cl_uint n = 0, i, n_devices;
+
+  if (clGetPlatformIDs (G_N_ELEMENTS (platforms), platforms, &n) != CL_SUCCESS)
+    return FALSE;
+  for (i = 0; i < MIN (n, G_N_ELEMENTS (platforms)); i++)
+    if (clGetDeviceIDs (platforms[i], CL_DEVICE_TYPE_CPU, 0, NULL,
+            &n_devices) == CL_SUCCESS && n_devices > 0)
+      return TRUE;
+  return FALSE;
+}
+
 void
 test_skip_without_cl_device (const gchar * suite)
 {

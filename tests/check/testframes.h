@@ -55,6 +55,10 @@ GstMemory *test_memory_new_guarded (gsize size);
 /* Whether an OpenCL device is available: a platform with a device */
 gboolean test_have_cl_device (void);
 
+/* Whether an OpenCL CPU device is available (call it inside a test: it
+ * loads the OpenCL platforms into this process) */
+gboolean test_have_cl_cpu_device (void);
+
 /* meson's and automake's exit status for a skipped test */
 #define TEST_EXIT_SKIP 77
 /* Without an OpenCL device: says so and exits with TEST_EXIT_SKIP, so a
