@@ -293,6 +293,26 @@ test_element_cl_context (GstElement * element)
   return ctx;
 }
 
+gboolean
+test_element_on_cpu_device (GstElement * element)
+{
+  GstQuery *query = gst_query_new_context ("gst.cl.context");
+  cl_device_type type = 0;
+
+  if (gst_element_query (element, query)) {
+    GstContext *context;
+    guint64 device = 0;
+
+    gst_query_parse_context (query, &context);
+    if (gst_structure_get_uint64 (gst_context_get_structure (context),
+            "cl-device", &device) && device)
+      clGetDeviceInfo ((cl_device_id) (guintptr) device, CL_DEVICE_TYPE,
+          sizeof (type), &type, NULL);
+  }
+  gst_query_unref (query);
+  return (type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
 GstContext *
 test_app_cl_context_new (gpointer * app_ctx)
 {

@@ -59,6 +59,10 @@ gboolean test_have_cl_device (void);
  * loads the OpenCL platforms into this process) */
 gboolean test_have_cl_cpu_device (void);
 
+/* Whether the OpenCL device @element runs on (from its "gst.cl.context"
+ * answer) is a CPU device; FALSE when it has no context */
+gboolean test_element_on_cpu_device (GstElement * element);
+
 /* meson's and automake's exit status for a skipped test */
 #define TEST_EXIT_SKIP 77
 /* Without an OpenCL device: says so and exits with TEST_EXIT_SKIP, so a

@@ -873,7 +873,8 @@ GST_END_TEST;
 static void
 check_first_switch (GstVideoFormat format, const Params * p, guint32 seed)
 {
-  GstHarness *h = gst_harness_new ("clconvolve");
+  GstElement *element = gst_element_factory_make ("clconvolve", NULL);
+  GstHarness *h;
   GstCaps *caps = test_caps_new (format, 161, 91);
   GstVideoInfo info;
   GstBuffer *in = test_frame_new (format, 161, 91, TEST_LAYOUT_PADDED, seed,
@@ -890,9 +891,12 @@ check_first_switch (GstVideoFormat format, const Params * p, guint32 seed)
     integer = integer && p->coef[i] == (gint) p->coef[i];
   integer = integer && p->bias == (gint) p->bias && (p->divisor == 0 ||
       p->divisor == (gint) p->divisor);
+  /* (the device is chosen at start: set before the harness starts it) */
+  g_object_set (element, "device", "cpu", NULL);
+  h = gst_harness_new_with_element (element, "sink", "src");
+  gst_object_unref (element);
   /* (a harness answers the latency query as live by default) */
   gst_harness_set_live (h, FALSE);
-  g_object_set (h->element, "device", "cpu", NULL);
   apply_params (h->element, p);
   gst_harness_set_caps (h, gst_caps_ref (caps), caps);
   px_log_take ("");
@@ -905,6 +909,13 @@ check_first_switch (GstVideoFormat format, const Params * p, guint32 seed)
         GST_FLOW_OK);
     out = gst_harness_pull (h);
     on_first = px_log_take ("conv2d_first");
+    if (!on_first && n_first == 0 && !test_element_on_cpu_device (h->element)) {
+      /* not on a CPU device: nothing to test */
+      GST_WARNING ("clconvolve is not on a CPU device: conv2d_first not "
+          "tested");
+      gst_buffer_unref (out);
+      break;
+    }
     fail_unless (on_first || n_first > 0, "the first frame did not run "
         "conv2d_first");
     fail_if (on_first && n_after > 0, "conv2d_first again after the switch");
@@ -924,11 +935,11 @@ check_first_switch (GstVideoFormat format, const Params * p, guint32 seed)
     gst_buffer_unref (out);
     g_usleep (20 * 1000);
   }
-  fail_unless (n_after == 2, "never switched from conv2d_first (%u frames)",
-      n_first);
+  fail_unless (n_after == 2 || n_first == 0, "never switched from "
+      "conv2d_first (%u frames)", n_first);
   GST_INFO ("%s preset %d: %u frames through conv2d_first",
       gst_video_format_to_string (format), p->preset, n_first);
-  gst_buffer_unref (before);
+  gst_clear_buffer (&before);
   gst_buffer_unref (in);
   gst_harness_teardown (h);
 }
