@@ -388,40 +388,6 @@ fail:
   return FALSE;
 }
 
-/* Plane @p's samples of the pixel rectangle @rect: bytes [x0, x1) of the
- * plane's rows [y0, y1) */
-typedef struct
-{
-  gsize x0, x1, y0, y1;
-} PlaneBox;
-
-static gboolean
-plane_box (const GstVideoInfo * info, guint p, const gint rect[4],
-    PlaneBox * b)
-{
-  const GstVideoFormatInfo *fi = info->finfo;
-  guint c;
-
-  b->x0 = G_MAXSIZE;
-  b->x1 = b->y0 = b->y1 = 0;
-  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
-    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
-    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
-    gsize ps = GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, c);
-    gsize off = GST_VIDEO_FORMAT_INFO_POFFSET (fi, c);
-    gsize bytes = GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8 ? 2 : 1;
-
-    if (GST_VIDEO_FORMAT_INFO_PLANE (fi, c) != p)
-      continue;
-    b->x0 = MIN (b->x0, (gsize) (rect[0] >> ws) * ps + off);
-    b->x1 = MAX (b->x1, (gsize) ((rect[0] + rect[2] - 1) >> ws) * ps + off +
-        bytes);
-    b->y0 = rect[1] >> hs;
-    b->y1 = ((rect[1] + rect[3] - 1) >> hs) + 1;
-  }
-  return b->x0 < b->x1 && b->y0 < b->y1;
-}
-
 /* One rectangle read for planes [first, first + n) of a box: rows of the
  * same pitch, bytes [x0, x1) of @rows rows from row start[k] (rows of the
  * device buffer counted from its byte 0) for plane first + k */
@@ -441,8 +407,8 @@ typedef struct
  * refuses a read whose slices, counted whole from the buffer's start, pass
  * its end (an NV12 box in the top half of the frame: two reads there) */
 static gboolean
-group_planes (GstClFrame * frame, const PlaneBox * b, guint8 * const *host,
-    guint n, ReadGroup * g)
+group_planes (GstClFrame * frame, const GstClPlaneBox * b,
+    guint8 * const *host, guint n, ReadGroup * g)
 {
   gsize stride = frame->stride[g->first], total, k;
 
@@ -462,7 +428,7 @@ group_planes (GstClFrame * frame, const PlaneBox * b, guint8 * const *host,
   if (g->rows > total || g->x1 > stride)
     return FALSE;
   for (k = 0; k < n; k++) {
-    const PlaneBox *pb = &b[g->first + k];
+    const GstClPlaneBox *pb = &b[g->first + k];
     gsize row0 = frame->offset[g->first + k] / stride;
 
     /* the box's first row, or as late as the frame's end allows */
@@ -493,10 +459,10 @@ plan_direct (GstClHistogramBlend * blend, GstClFrame * frame,
     ReadGroup g[3])
 {
   guint n_planes = MIN (frame->n_planes, 3), p, n, n_groups = 0;
-  PlaneBox b[3];
+  GstClPlaneBox b[3];
 
   for (p = 0; p < n_planes; p++) {
-    if (!plane_box (info, p, rect, &b[p]))
+    if (!gst_cl_plane_box (info, p, rect, &b[p]))
       return 0;
     host[p] = GST_VIDEO_FRAME_PLANE_DATA (&frame->vframe, p);
   }

@@ -594,8 +594,34 @@ gst_cl_frame_map_in_place (GstClTransfer * t, GstClContext * ctx,
   return ok;
 }
 
-/* Where plane @p's samples of the pixel rectangle (@x, @y, @w, @h) lie:
- * bytes [x0, x1) of rows [y0, y1) */
+gboolean
+gst_cl_plane_box (const GstVideoInfo * info, guint plane, const gint rect[4],
+    GstClPlaneBox * box)
+{
+  const GstVideoFormatInfo *fi = info->finfo;
+  guint c;
+
+  box->x0 = G_MAXSIZE;
+  box->x1 = box->y0 = box->y1 = 0;
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
+    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
+    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
+    gsize ps = GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, c);
+    gsize off = GST_VIDEO_FORMAT_INFO_POFFSET (fi, c);
+    gsize bytes = GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8 ? 2 : 1;
+
+    if (GST_VIDEO_FORMAT_INFO_PLANE (fi, c) != plane)
+      continue;
+    box->x0 = MIN (box->x0, (gsize) (rect[0] >> ws) * ps + off);
+    box->x1 = MAX (box->x1, (gsize) ((rect[0] + rect[2] - 1) >> ws) * ps +
+        off + bytes);
+    box->y0 = rect[1] >> hs;
+    box->y1 = ((rect[1] + rect[3] - 1) >> hs) + 1;
+  }
+  return box->x0 < box->x1 && box->y0 < box->y1;
+}
+
+/* Plane @p's box of a rectangle (gst_cl_plane_box) and how to read it */
 typedef struct
 {
   gsize x0, x1, y0, y1;
@@ -613,29 +639,15 @@ static gboolean
 plane_rect (const GstClFrame * frame, const GstVideoInfo * info, guint p,
     const gint * rect, gboolean rows, PlaneRect * r)
 {
-  const GstVideoFormatInfo *fi = info->finfo;
   gsize stride = frame->stride[p];
-  guint c;
+  GstClPlaneBox box;
 
-  r->x0 = G_MAXSIZE;
-  r->x1 = r->y0 = r->y1 = 0;
-  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi); c++) {
-    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (fi, c);
-    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (fi, c);
-    gsize ps = GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, c);
-    gsize off = GST_VIDEO_FORMAT_INFO_POFFSET (fi, c);
-    gsize bytes = GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8 ? 2 : 1;
-
-    if (GST_VIDEO_FORMAT_INFO_PLANE (fi, c) != p)
-      continue;
-    r->x0 = MIN (r->x0, (gsize) (rect[0] >> ws) * ps + off);
-    r->x1 = MAX (r->x1, (gsize) ((rect[0] + rect[2] - 1) >> ws) * ps + off +
-        bytes);
-    r->y0 = rect[1] >> hs;
-    r->y1 = ((rect[1] + rect[3] - 1) >> hs) + 1;
-  }
-  if (r->x0 >= r->x1 || r->y0 >= r->y1 || stride == 0)
+  if (!gst_cl_plane_box (info, p, rect, &box) || stride == 0)
     return FALSE;
+  r->x0 = box.x0;
+  r->x1 = box.x1;
+  r->y0 = box.y0;
+  r->y1 = box.y1;
   /* inside the frame, which was checked to fit the device buffer below
    * 2^31 (measure_plane): nothing here overflows */
   r->start = frame->offset[p] + r->y0 * stride + r->x0;

@@ -82,6 +82,17 @@ gboolean gst_cl_frame_map (GstClTransfer * transfer, GstClContext * ctx,
 gboolean gst_cl_frame_map_in_place (GstClTransfer * transfer,
     GstClContext * ctx, GstBuffer * buffer, const GstVideoInfo * info,
     GstClFrame * frame);
+/* Where plane @plane's samples of the pixel rectangle @rect (x, y, w, h;
+ * inside the frame) lie: bytes [x0, x1) of rows [y0, y1) of the plane */
+typedef struct
+{
+  gsize x0, x1, y0, y1;
+} GstClPlaneBox;
+
+/* FALSE when plane @plane holds no sample of @rect */
+gboolean gst_cl_plane_box (const GstVideoInfo * info, guint plane,
+    const gint rect[4], GstClPlaneBox * box);
+
 /* A frame mapped in place, the pixel rectangle @rect (x, y, w, h; inside
  * the frame) of it changed on the device: gst_cl_frame_read_rect()
  * enqueues reads of every plane's samples of it (rectangle reads, or with
