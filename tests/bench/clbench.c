@@ -80,6 +80,7 @@ static gchar *opt_multi_device = NULL;
 static gchar *opt_chain = NULL;
 static gdouble opt_seconds = 5.0;
 static gint opt_live_settle = 1000;
+static gint opt_overlay_ab = 0;
 
 static GOptionEntry entries[] = {
   {"device", 'd', 0, G_OPTION_ARG_STRING, &opt_device,
@@ -132,6 +133,12 @@ static GOptionEntry entries[] = {
         "caches (ours and PoCL's) empty; reports the gaps between buffers "
         "at the sink",
       NULL},
+  {"overlay-ab", 0, 0, G_OPTION_ARG_INT, &opt_overlay_ab,
+        "Histogram: the overlay rows from one pipeline whose overlay is "
+        "switched off and on between blocks of --repeat frames, N pairs of "
+        "blocks (off-on, then on-off, ...), so drift cancels; adds a row "
+        "+overlay-ab of the pairs' differences of block medians",
+      "N"},
   {"live-settle", 0, 0, G_OPTION_ARG_INT, &opt_live_settle,
         "Live-change case: ms of steady state after the first buffer before "
         "the first change, and after the last (default 1000)", "MS"},
@@ -1241,6 +1248,81 @@ custom_kernel (gint k, gdouble * coef)
   return g_string_free (s, FALSE);
 }
 
+static gdouble
+median_ms (GArray * sorted)
+{
+  gdouble *v = (gdouble *) sorted->data;
+  guint n = sorted->len;
+
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* clhistogram with @props, its overlay switched between blocks of frames
+ * (--overlay-ab pairs): rows @k (off), @k+overlay (on), and @k+overlay-ab,
+ * the pairs' differences of block medians (on - off) */
+static void
+bench_overlay_ab (const RowKey * k, const gchar * const *props,
+    const gchar * on_case, gboolean plain)
+{
+  GArray *all[2], *diff = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  gchar *why, *note = NULL;
+  gdouble unused, pct[3] = { 0, 0, 0 };
+  RowKey rk[3] = { *k, *k, *k };
+  guint pair, half, i;
+  Rig r;
+
+  rk[1].casename = on_case;
+  rk[2].casename = g_strconcat (on_case, "-ab", NULL);
+  all[0] = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  all[1] = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  why = rig_open (&r, "clhistogram", opt_device, props, k->format, k->width,
+      k->height, NULL, TRUE, plain);
+  for (pair = 0; !why && pair < (guint) opt_overlay_ab; pair++) {
+    gdouble med[2] = { 0, 0 }, d;
+
+    for (half = 0; !why && half < 2; half++) {
+      gboolean on = pair % 2 ? !half : half;
+      GArray *ms;
+
+      g_object_set (r.el, "overlay", on, NULL);
+      if (!(ms = measure (rig_step, &r, MAX (opt_warmup, 1), NULL, &unused,
+                  &why)))
+        break;
+      med[on] = median_ms (ms);
+      g_array_append_vals (all[on], ms->data, ms->len);
+      g_array_unref (ms);
+    }
+    d = med[1] - med[0];
+    if (!why)
+      g_array_append_val (diff, d);
+  }
+  for (i = 0; i < 3; i++)
+    rk[i].device = rig_device_name (&r);
+  g_array_sort (all[0], cmp_double);
+  g_array_sort (all[1], cmp_double);
+  g_array_sort (diff, cmp_double);
+  if (!why && diff->len) {
+    gdouble base = median_ms (all[0]), *v = (gdouble *) diff->data;
+
+    pct[0] = 100 * median_ms (diff) / base;
+    pct[1] = 100 * v[(guint) floor (0.1 * (diff->len - 1) + 0.5)] / base;
+    pct[2] = 100 * v[(guint) floor (0.9 * (diff->len - 1) + 0.5)] / base;
+    note = g_strdup_printf ("on - off, %u pairs of %d-frame blocks: median "
+        "%+.1f%% of off (p10 %+.1f%%, p90 %+.1f%%)", diff->len, opt_repeat,
+        pct[0], pct[1], pct[2]);
+  }
+  emit (&rk[0], all[0], -1, "overlay off, A/B blocks", why);
+  emit (&rk[1], all[1], -1, "overlay on, A/B blocks", why);
+  emit (&rk[2], diff, -1, note, why);
+  g_free (note);
+  g_free (why);
+  g_free ((gchar *) rk[2].casename);
+  g_array_unref (all[0]);
+  g_array_unref (all[1]);
+  g_array_unref (diff);
+  rig_close (&r);
+}
+
 static void
 bench_histogram (const gchar * format, gint w, gint h, gboolean yard)
 {
@@ -1257,8 +1339,13 @@ bench_histogram (const gchar * format, gint w, gint h, gboolean yard)
           "auto", NULL
     };
 
-    run_gst (&k, "clhistogram", opt_device, props, NULL, NULL, NULL, NULL);
-    {
+    if (opt_overlay_ab > 0) {
+      bench_overlay_ab (&k, props, luma ? "luma-256+overlay" :
+          "rgb-3x256+overlay", !want_memory ("pool"));
+    } else {
+      run_gst (&k, "clhistogram", opt_device, props, NULL, NULL, NULL, NULL);
+    }
+    if (opt_overlay_ab <= 0) {
       /* the live overlay drawn into the frame (no downstream meta) */
       const gchar *ov_props[] = { "bins", "256", "channels", luma ? "luma" :
             "auto", "overlay", "true", NULL
