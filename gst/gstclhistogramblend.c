@@ -78,7 +78,6 @@ struct _GstClHistogramBlend
   gboolean per_plane;           /* never planes together in one read */
   gboolean always_direct;       /* reads into any host frame (tests) */
   gboolean always_pack, never_pack;     /* READBACK_ENV */
-  gboolean skip_kernel, skip_read, skip_copy;   /* MEASUREMENT ONLY */
   /* the tables last written to params (none after params was replaced) */
   guint32 *tables, *sent;
   guint n_sent;
@@ -143,13 +142,6 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   blend = g_new0 (GstClHistogramBlend, 1);
   blend->filter = filter;
   blend->ctx = gst_object_ref (ctx);
-  {
-    const gchar *sk = g_getenv ("GST_CL_HISTOGRAM_OVERLAY_SKIP");
-
-    blend->skip_kernel = sk && strstr (sk, "kernel");
-    blend->skip_read = sk && strstr (sk, "read");
-    blend->skip_copy = sk && strstr (sk, "copy");
-  }
   if (readback) {
     gchar **modes = g_strsplit (readback, ",", -1);
 
@@ -779,7 +771,7 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
   if (!ensure_host (blend, blend->back_at + back_size) ||
       !upload (blend, info, boxes, n_boxes, graph, blend->pack))
     return FALSE;
-  for (i = 0; i < n_boxes && !blend->skip_kernel; i++) {
+  for (i = 0; i < n_boxes; i++) {
     if (boxes[i].w <= 0 || boxes[i].h <= 0)
       continue;
     if (device_heights && boxes[i].graph) {
@@ -789,7 +781,7 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
       return FALSE;
     }
   }
-  if (frame->on_device || blend->skip_read)
+  if (frame->on_device)
     return TRUE;                /* device memory: nothing moves */
   if (blend->pack) {
     if (!read_packed (blend, frame))
@@ -838,7 +830,7 @@ gst_cl_histogram_blend_finish (GstClHistogramBlend * blend,
           clFinish (blend->ctx->queue), "clFinish", BLEND_WHAT))
     return FALSE;
   gst_cl_frame_set_queue_idle (frame);
-  if (blend->pack && !blend->skip_copy)
+  if (blend->pack)
     put_packed (blend, frame);
   for (i = 0, at = blend->back_at; i < blend->n_rects && !blend->direct &&
       !blend->pack; i++) {
