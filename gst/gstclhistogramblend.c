@@ -31,10 +31,9 @@
 #define TAB_BARS 33
 #define TAB_GRAPH (TAB_BARS + GST_VIDEO_MAX_COMPONENTS * \
     GST_CL_HISTOGRAM_OVERLAY_CLASSES)
-#define TAB_PACK (TAB_GRAPH + 9)
-#define TAB_UINTS 568
+#define TAB_UINTS 560
 G_STATIC_ASSERT (TAB_BARS == 1 + TAB_COMP * GST_VIDEO_MAX_COMPONENTS);
-G_STATIC_ASSERT (TAB_PACK + 1 + 4 * 3 <= TAB_UINTS);
+G_STATIC_ASSERT (TAB_GRAPH + 9 <= TAB_UINTS);
 /* the graph and the ROI outline's four edges */
 #define MAX_BOXES 5
 #define TABLES_BYTES (MAX_BOXES * TAB_UINTS * 4)
@@ -42,12 +41,10 @@ G_STATIC_ASSERT (TAB_PACK + 1 + 4 * 3 <= TAB_UINTS);
 #define HEIGHTS_AT (TABLES_BYTES / 2)
 
 #define BLEND_WHAT "Could not draw the histogram overlay on the OpenCL device"
-/* A comma-separated list of: "rows": read the boxes back as whole rows
- * (one linear read per plane) instead of rectangles; "planes": one
- * rectangle per plane, never planes together; "packed": the boxes packed
- * and read in one linear read wherever the format allows, "unpacked":
- * never (benchmarks compare these); "direct": into the frame whatever its
- * memory (tests take the pinned pool's path on PoCL this way) */
+/* "rows": read the boxes back as whole rows (one linear read per plane)
+ * instead of rectangles; "planes": one rectangle per plane, never planes
+ * together (benchmarks compare these); "direct": into the frame whatever
+ * its memory (tests take the pinned pool's path on PoCL this way) */
 #define READBACK_ENV "GST_CL_HISTOGRAM_OVERLAY_READBACK"
 /* "host": the host computes the bar heights after the histogram's read
  * (a second wait per frame), as without doubles (benchmarks and tests) */
@@ -55,16 +52,6 @@ G_STATIC_ASSERT (TAB_PACK + 1 + 4 * 3 <= TAB_UINTS);
 /* overlay.cl's overlay_graph: columns per work-group, most channels */
 #define GRAPH_GROUP_W 16
 #define GRAPH_MAX_CHANNELS 7
-
-/* Where a box's plane lies in the packed boxes: its box (bytes [x0, x1) of
- * rows [y0, y1)) from byte @at on; empty when the plane has no sample in
- * the box */
-typedef struct
-{
-  GstClPlaneBox box;
-  gsize at;
-  gboolean empty;
-} PackedPlane;
 
 struct _GstClHistogramBlend
 {
@@ -77,7 +64,6 @@ struct _GstClHistogramBlend
   gboolean rows;
   gboolean per_plane;           /* never planes together in one read */
   gboolean always_direct;       /* reads into any host frame (tests) */
-  gboolean always_pack, never_pack;     /* READBACK_ENV */
   /* the tables last written to params (none after params was replaced) */
   guint32 *tables, *sent;
   guint n_sent;
@@ -91,13 +77,6 @@ struct _GstClHistogramBlend
   guint n_rects;
   gsize back_at;
   gboolean direct;              /* the boxes were read into the frame */
-  /* the boxes' planes packed one after the other in packed (overlay.cl's
-   * TAB_PACK), read back whole into host + back_at */
-  gboolean pack;
-  PackedPlane layout[MAX_BOXES][3];
-  gsize pack_size;
-  cl_mem packed;
-  gsize packed_size;
 };
 
 static gboolean
@@ -142,20 +121,9 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   blend = g_new0 (GstClHistogramBlend, 1);
   blend->filter = filter;
   blend->ctx = gst_object_ref (ctx);
-  if (readback) {
-    gchar **modes = g_strsplit (readback, ",", -1);
-
-    blend->rows = g_strv_contains ((const gchar * const *) modes, "rows");
-    blend->per_plane = g_strv_contains ((const gchar * const *) modes,
-        "planes");
-    blend->always_direct = g_strv_contains ((const gchar * const *) modes,
-        "direct");
-    blend->always_pack = g_strv_contains ((const gchar * const *) modes,
-        "packed");
-    blend->never_pack = g_strv_contains ((const gchar * const *) modes,
-        "unpacked");
-    g_strfreev (modes);
-  }
+  blend->rows = !g_strcmp0 (readback, "rows");
+  blend->per_plane = !g_strcmp0 (readback, "planes");
+  blend->always_direct = !g_strcmp0 (readback, "direct");
   blend->kernel = gst_cl_base_filter_create_kernel (filter, program,
       "overlay_blend");
   if (blend->kernel && fp64)
@@ -225,8 +193,6 @@ gst_cl_histogram_blend_free (GstClHistogramBlend * blend)
   g_free (blend->sent);
   if (blend->params)
     clReleaseMemObject (blend->params);
-  if (blend->packed)
-    clReleaseMemObject (blend->packed);
   gst_object_unref (blend->ctx);
   g_free (blend);
 }
@@ -246,11 +212,10 @@ fill_graph (guint32 * g, const GstClHistogramOverlayGraph * graph)
   g[8] = HEIGHTS_AT;
 }
 
-/* The table of @box for a frame of @info into @tab (overlay.cl's layout),
- * its planes' places in the packed boxes @layout (NULL: not packed) */
+/* The table of @box for a frame of @info into @tab (overlay.cl's layout) */
 static void
 fill_table (guint32 * tab, const GstVideoInfo * info,
-    const GstClHistogramOverlayBox * box, const PackedPlane * layout)
+    const GstClHistogramOverlayBox * box)
 {
   const GstVideoFormatInfo *fi = info->finfo;
   guint n = GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi), c, m;
@@ -274,20 +239,6 @@ fill_table (guint32 * tab, const GstVideoInfo * info,
   }
   if (box->graph)
     fill_graph (tab + TAB_GRAPH, box->graph);
-  if (!layout)
-    return;
-  /* below 2^32 bytes in all (plan_packed) */
-  tab[TAB_PACK] = 1;
-  for (c = 0; c < GST_VIDEO_INFO_N_PLANES (info); c++) {
-    guint32 *p = tab + TAB_PACK + 1 + 4 * c;
-
-    if (layout[c].empty)
-      continue;
-    p[0] = layout[c].at;
-    p[1] = layout[c].box.x0;
-    p[2] = layout[c].box.y0;
-    p[3] = layout[c].box.x1 - layout[c].box.x0;
-  }
 }
 
 /* The pinned host memory grown to @size bytes (never shrunk) */
@@ -336,7 +287,7 @@ find_graph (const GstClHistogramOverlayBox * boxes, guint n)
 static gboolean
 upload (GstClHistogramBlend * blend, const GstVideoInfo * info,
     const GstClHistogramOverlayBox * boxes, guint n,
-    const GstClHistogramOverlayGraph * graph, gboolean pack)
+    const GstClHistogramOverlayGraph * graph)
 {
   gsize tables_size = (gsize) n * TAB_UINTS * sizeof (guint32);
   gboolean host_heights = graph && graph->n && graph->heights;
@@ -347,8 +298,7 @@ upload (GstClHistogramBlend * blend, const GstVideoInfo * info,
   guint i;
 
   for (i = 0; i < n; i++)
-    fill_table (blend->tables + i * TAB_UINTS, info, &boxes[i],
-        pack ? blend->layout[i] : NULL);
+    fill_table (blend->tables + i * TAB_UINTS, info, &boxes[i]);
   /* the common case: the same box as last frame, heights on the device */
   from = n == blend->n_sent &&
       !memcmp (blend->tables, blend->sent, tables_size) ? TABLES_BYTES : 0;
@@ -385,8 +335,6 @@ launch_graph (GstClHistogramBlend * blend, GstClFrame * frame,
   cl_uint range = graph->range, bins = graph->bins, gh = graph->gh;
   cl_int log_scale = graph->log;
   gsize nl = blend->graph_local[0] * blend->graph_local[1];
-  /* not written unless packing (any buffer will do) */
-  cl_mem packed = blend->pack ? blend->packed : blend->params;
   gsize global[2] = { gst_cl_global_size (rw, GRAPH_GROUP_W),
     gst_cl_global_size (rh, blend->graph_local[1])
   };
@@ -405,7 +353,7 @@ launch_graph (GstClHistogramBlend * blend, GstClFrame * frame,
       GST_CL_ARG (counts_at), GST_CL_ARG (range), GST_CL_ARG (bins),
       GST_CL_ARG (gh), GST_CL_ARG (log_scale),
       GST_CL_ARG_LOCAL (MIN (graph->n, GRAPH_MAX_CHANNELS) * nl *
-          sizeof (cl_ulong)), GST_CL_ARG (packed));
+          sizeof (cl_ulong)));
   return TRUE;
 fail:
   return FALSE;
@@ -420,7 +368,6 @@ launch_box (GstClHistogramBlend * blend, GstClFrame * frame,
   cl_int stride[3] = { 0, 0, 0 };
   cl_uint tab_at = i * TAB_UINTS;
   cl_int rx = box->x, ry = box->y, rw = box->w, rh = box->h;
-  cl_mem packed = blend->pack ? blend->packed : blend->params;
   gsize global[2];
   guint p;
 
@@ -435,7 +382,7 @@ launch_box (GstClHistogramBlend * blend, GstClFrame * frame,
       GST_CL_ARG (stride[0]), GST_CL_ARG (off[1]), GST_CL_ARG (stride[1]),
       GST_CL_ARG (off[2]), GST_CL_ARG (stride[2]),
       GST_CL_ARG (blend->params), GST_CL_ARG (tab_at), GST_CL_ARG (rx),
-      GST_CL_ARG (ry), GST_CL_ARG (rw), GST_CL_ARG (rh), GST_CL_ARG (packed));
+      GST_CL_ARG (ry), GST_CL_ARG (rw), GST_CL_ARG (rh));
   return TRUE;
 fail:
   return FALSE;
@@ -572,137 +519,6 @@ read_direct (GstClHistogramBlend * blend, GstClFrame * frame,
   return err;
 }
 
-/* Whether every byte of a plane's box is a sample the kernel writes (each
- * plane's components of one size and subsampling, filling its pixel
- * stride: planar and semi-planar YUV, GRAY, RGB, RGBA; not RGBx's padding
- * byte, not YUY2's luma and chroma of two widths), so that the packed
- * boxes hold every byte to copy back */
-static gboolean
-packs_whole (const GstVideoInfo * info)
-{
-  const GstVideoFormatInfo *fi = info->finfo;
-  guint p, c;
-
-  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    guint bytes = 0, first = 0, n = 0;
-
-    gst_video_format_info_component (fi, p, comp);
-    for (c = 0; c < GST_VIDEO_MAX_COMPONENTS && comp[c] >= 0; c++, n++) {
-      guint k = comp[c], size = GST_VIDEO_FORMAT_INFO_DEPTH (fi, k) > 8 ?
-          2 : 1;
-      guint off = GST_VIDEO_FORMAT_INFO_POFFSET (fi, k);
-      guint ps = GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, k);
-
-      if (c == 0) {
-        first = k;
-        bytes = size;
-      }
-      if (size != bytes || off % bytes || off >= ps ||
-          ps != (guint) GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, first) ||
-          GST_VIDEO_FORMAT_INFO_W_SUB (fi, k) !=
-          GST_VIDEO_FORMAT_INFO_W_SUB (fi, first) ||
-          GST_VIDEO_FORMAT_INFO_H_SUB (fi, k) !=
-          GST_VIDEO_FORMAT_INFO_H_SUB (fi, first))
-        return FALSE;
-    }
-    /* n distinct offsets of @bytes below a stride of n * @bytes: every
-     * byte taken (no format has two components at one offset) */
-    if (n == 0 ||
-        (guint) GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, first) != n * bytes)
-      return FALSE;
-  }
-  return TRUE;
-}
-
-/* The places of @boxes' planes in the packed boxes, one after the other,
- * into blend->layout and their size into blend->pack_size; FALSE when they
- * do not fit the table's 32-bit offsets */
-static gboolean
-plan_packed (GstClHistogramBlend * blend, const GstVideoInfo * info,
-    const GstClHistogramOverlayBox * boxes, guint n_boxes)
-{
-  gsize at = 0;
-  guint i, p;
-
-  for (i = 0; i < n_boxes; i++) {
-    for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-      PackedPlane *pp = &blend->layout[i][p];
-
-      pp->empty = boxes[i].w <= 0 || boxes[i].h <= 0 ||
-          !gst_cl_plane_box (info, p, blend->rect[i], &pp->box);
-      pp->at = at;
-      if (pp->empty)
-        continue;
-      /* boxes lie inside the frame, which lies below 2^31 bytes
-       * (measure_plane): no overflow here */
-      at += gst_cl_round_up ((pp->box.x1 - pp->box.x0) *
-          (pp->box.y1 - pp->box.y0), 16);
-      if (at > G_MAXINT32)
-        return FALSE;
-    }
-  }
-  blend->pack_size = at;
-  return at > 0;
-}
-
-/* Whether the boxes come back packed, in one linear read and a copy on the
- * host, rather than as rectangles: wherever the format allows, unless they
- * go straight into the frame in one read anyway (a box of one plane, or
- * planes read together), where the copy would be work added */
-static gboolean
-use_packed (GstClHistogramBlend * blend, GstClFrame * frame,
-    const GstVideoInfo * info, const GstClHistogramOverlayBox * boxes,
-    guint n_boxes, gboolean direct)
-{
-  guint8 *host[3];
-  ReadGroup g[3];
-
-  if (frame->on_device || blend->rows || blend->per_plane ||
-      blend->never_pack || !packs_whole (info))
-    return FALSE;
-  if (!direct || blend->always_pack || n_boxes > 1)
-    return plan_packed (blend, info, boxes, n_boxes);
-  return !(boxes[0].w > 0 && boxes[0].h > 0 &&
-      plan_direct (blend, frame, info, blend->rect[0], host, g) == 1) &&
-      plan_packed (blend, info, boxes, n_boxes);
-}
-
-/* Enqueues the read of the packed boxes into blend->host + blend->back_at */
-static gboolean
-read_packed (GstClHistogramBlend * blend, GstClFrame * frame)
-{
-  cl_int err;
-
-  frame->queue_idle = FALSE;
-  err = clEnqueueReadBuffer (blend->ctx->queue, blend->packed, CL_FALSE, 0,
-      blend->pack_size, blend->host + blend->back_at, 0, NULL, NULL);
-  return gst_cl_base_filter_check (blend->filter, err, "clEnqueueReadBuffer",
-      BLEND_WHAT);
-}
-
-/* Copies the packed boxes read back into the host frame, in the boxes'
- * order (an edge over the graph's box wrote last) */
-static void
-put_packed (GstClHistogramBlend * blend, GstClFrame * frame)
-{
-  guint i, p;
-  gsize y;
-
-  for (i = 0; i < blend->n_rects; i++)
-    for (p = 0; p < frame->n_planes && p < 3; p++) {
-      const PackedPlane *pp = &blend->layout[i][p];
-      gsize w = pp->box.x1 - pp->box.x0, stride = frame->stride[p];
-      const guint8 *src = blend->host + blend->back_at + pp->at;
-      guint8 *dst = GST_VIDEO_FRAME_PLANE_DATA (&frame->vframe, p);
-
-      if (pp->empty)
-        continue;
-      for (y = pp->box.y0; y < pp->box.y1; y++, src += w)
-        memcpy (dst + y * stride + pp->box.x0, src, w);
-    }
-}
-
 /* Whether the boxes can be read straight into the host frame: its memory
  * is pinned (DMA); pageable memory goes through the pinned staging memory
  * (NVIDIA copies rectangles into pageable memory row by row) */
@@ -736,6 +552,10 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
   g_return_val_if_fail (GST_VIDEO_INFO_N_PLANES (info) <= 3, FALSE);
   g_return_val_if_fail (!device_heights || (blend->graph && counts),
       FALSE);
+  GST_LOG_OBJECT (blend->filter, "%u boxes blended on the device, %s, "
+      "heights from the %s", n_boxes, frame->on_device ? "in device memory" :
+      direct ? "read into the frame" : "read back", device_heights ?
+      "device" : "host");
   blend->n_rects = 0;
   up_size = TABLES_BYTES + (device_heights ? 0 : heights_bytes);
   for (i = 0; i < n_boxes; i++) {
@@ -743,33 +563,23 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
     blend->rect[i][1] = boxes[i].y;
     blend->rect[i][2] = boxes[i].w;
     blend->rect[i][3] = boxes[i].h;
+    if (!direct)
+      back_size += gst_cl_frame_rect_size (frame, info, blend->rect[i],
+          blend->rows);
   }
-  blend->pack = use_packed (blend, frame, info, boxes, n_boxes, direct);
-  for (i = 0; i < n_boxes && !direct && !blend->pack; i++)
-    back_size += gst_cl_frame_rect_size (frame, info, blend->rect[i],
-        blend->rows);
-  if (blend->pack)
-    back_size = blend->pack_size;
-  GST_LOG_OBJECT (blend->filter, "%u boxes blended on the device, %s, "
-      "heights from the %s", n_boxes, frame->on_device ? "in device memory" :
-      blend->pack ? "read back packed" : direct ? "read into the frame" :
-      "read back", device_heights ? "device" : "host");
   blend->back_at = gst_cl_round_up (up_size, 64);
   if (!gst_cl_base_filter_check_alloc_size (blend->filter,
           TABLES_BYTES + heights_bytes, "the histogram overlay's heights",
           "make overlay-width smaller") ||
       !gst_cl_buffer_ensure (GST_ELEMENT (blend->filter), blend->ctx,
           CL_MEM_READ_WRITE, TABLES_BYTES + heights_bytes, &blend->params,
-          &blend->params_size) || (blend->pack &&
-          !gst_cl_buffer_ensure (GST_ELEMENT (blend->filter), blend->ctx,
-              CL_MEM_READ_WRITE, blend->pack_size, &blend->packed,
-              &blend->packed_size)))
+          &blend->params_size))
     return FALSE;
   /* a new params buffer holds no tables */
   if (blend->params_size != params_size)
     blend->n_sent = 0;
   if (!ensure_host (blend, blend->back_at + back_size) ||
-      !upload (blend, info, boxes, n_boxes, graph, blend->pack))
+      !upload (blend, info, boxes, n_boxes, graph))
     return FALSE;
   for (i = 0; i < n_boxes; i++) {
     if (boxes[i].w <= 0 || boxes[i].h <= 0)
@@ -783,13 +593,6 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
   }
   if (frame->on_device)
     return TRUE;                /* device memory: nothing moves */
-  if (blend->pack) {
-    if (!read_packed (blend, frame))
-      return FALSE;
-    blend->n_rects = n_boxes;
-    blend->direct = FALSE;
-    return TRUE;
-  }
 
   /* after every launch: edges may cover the graph's box */
   for (i = 0, at = blend->back_at; i < n_boxes; i++) {
@@ -830,10 +633,7 @@ gst_cl_histogram_blend_finish (GstClHistogramBlend * blend,
           clFinish (blend->ctx->queue), "clFinish", BLEND_WHAT))
     return FALSE;
   gst_cl_frame_set_queue_idle (frame);
-  if (blend->pack)
-    put_packed (blend, frame);
-  for (i = 0, at = blend->back_at; i < blend->n_rects && !blend->direct &&
-      !blend->pack; i++) {
+  for (i = 0, at = blend->back_at; i < blend->n_rects && !blend->direct; i++) {
     gst_cl_frame_put_rect (frame, info, blend->rect[i], blend->rows,
         blend->host + at);
     at += gst_cl_frame_rect_size (frame, info, blend->rect[i], blend->rows);

@@ -22,14 +22,6 @@
  *                         [5] apart, [6] channels, [7] 1 for one panel per
  *                         channel (parade), heights (ushort, [6] * [4],
  *                         channel-major) from ushort [8] of @params
- *   [TAB_PACK + 0]        1: every sample written is also copied into
- *                         @packed, where plane p's box lies as rows of
- *                         [TAB_PACK + 4 + 4 * p] bytes from byte
- *                         [TAB_PACK + 1 + 4 * p], its first byte the
- *                         plane's byte [+ 2] of row [+ 3] (formats whose
- *                         samples fill every byte of a plane's box only,
- *                         so that @packed is the box whole: one linear
- *                         read brings every plane back)
  * A sample takes its bar value when its class is not 0, else the background
  * over it: (o * a + v * (255 - a)) / 255 rounded (16-bit samples:
  * (o * 257 * a + 127 + v * (255 - a)) / 255). A subsampled sample takes the
@@ -40,7 +32,6 @@
 #define TAB_BARS 33
 #define N_CLASSES 128
 #define TAB_GRAPH (TAB_BARS + 4 * N_CLASSES)
-#define TAB_PACK (TAB_GRAPH + 9)
 
 /* Class of frame pixel (@fx, @fy) in the graph @g: channel k's bit when
  * its bar in the pixel's column is taller than the pixel's row above the
@@ -73,9 +64,8 @@ graph_class (__global const uint * g, __global const ushort * heights,
 static void
 blend_pixel (__global uchar * frame, uint off0, int stride0, uint off1,
     int stride1, uint off2, int stride2, __global const uint * tab, uint m,
-    int fx, int fy, int rx, int ry, __global uchar * packed)
+    int fx, int fy, int rx, int ry)
 {
-  __global const uint *pk = tab + TAB_PACK;
   uint n = tab[0], c;
 
   for (c = 0; c < n; c++) {
@@ -83,7 +73,7 @@ blend_pixel (__global uchar * frame, uint off0, int stride0, uint off1,
     uint plane = d[0], a = d[7], bar = tab[TAB_BARS + N_CLASSES * c + m];
     int ws = d[3], hs = d[4];
     int sx = fx >> ws, sy = fy >> hs;
-    __global uchar *p, *q;
+    __global uchar *p;
 
     /* only the sample's first pixel in the box writes it */
     if (max (sx << ws, rx) != fx || max (sy << hs, ry) != fy)
@@ -101,22 +91,13 @@ blend_pixel (__global uchar * frame, uint off0, int stride0, uint off1,
 
       p[0] = m ? bar : (t + (t >> 8)) >> 8;
     }
-    if (!pk[0])
-      continue;
-    /* the frame's copy too: a later box (an ROI edge over the graph)
-     * blends over what this one wrote */
-    q = packed + pk[1 + 4 * plane] + (sy - pk[3 + 4 * plane]) *
-        pk[4 + 4 * plane] + sx * d[1] + d[2] - pk[2 + 4 * plane];
-    q[0] = p[0];
-    if (d[5])
-      q[1] = p[1];
   }
 }
 
 __kernel void
 overlay_blend (__global uchar * frame, uint off0, int stride0, uint off1,
     int stride1, uint off2, int stride2, __global const uint * params,
-    uint tab_at, int rx, int ry, int rw, int rh, __global uchar * packed)
+    uint tab_at, int rx, int ry, int rw, int rh)
 {
   __global const uint *tab = params + tab_at;
   __global const uint *g = tab + TAB_GRAPH;
@@ -128,7 +109,7 @@ overlay_blend (__global uchar * frame, uint off0, int stride0, uint off1,
   m = g[0] ? graph_class (g, (__global const ushort *) params + g[8],
       rx + x, ry + y) : 1u;
   blend_pixel (frame, off0, stride0, off1, stride1, off2, stride2, tab, m,
-      rx + x, ry + y, rx, ry, packed);
+      rx + x, ry + y, rx, ry);
 }
 
 #if OVERLAY_FP64
@@ -196,7 +177,7 @@ overlay_graph (__global uchar * frame, uint off0, int stride0, uint off1,
     int stride1, uint off2, int stride2, __global const uint * params,
     uint tab_at, int rx, int ry, int rw, int rh,
     __global const uint * counts, uint counts_at, uint range, uint bins,
-    uint gh, int log_scale, __local ulong * most, __global uchar * packed)
+    uint gh, int log_scale, __local ulong * most)
 {
   __local ushort hgt[MAX_CHANNELS * OVERLAY_GROUP_W];
   __global const uint *tab = params + tab_at;
@@ -256,6 +237,6 @@ overlay_graph (__global uchar * frame, uint off0, int stride0, uint off1,
       if (hgt[c * OVERLAY_GROUP_W + lx] > r)
         m |= 1u << c;
   blend_pixel (frame, off0, stride0, off1, stride1, off2, stride2, tab, m,
-      fx, fy, rx, ry, packed);
+      fx, fy, rx, ry);
 }
 #endif
