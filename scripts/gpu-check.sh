@@ -9,7 +9,8 @@
 # PARTS (default "tests bench chain overlay multi"): any of them; "tests"
 # alone or "bench" alone fits one 10-minute slot better. chain: clupload !
 # ... ! cldownload chains beside the same elements on system memory;
-# overlay: clhistogram with and without overlay=true on every format;
+# overlay: clhistogram with overlay=true switched off and on in blocks of one
+# pipeline (--overlay-ab), on every format;
 # multi: one pipeline per GPU, alone and all at once (needs 2+ GPUs). Runs every test binary on the GPU (device auto = first GPU), the first-frame
 # timings, then the benchmark: end to end with kernel-only times, and 1080p
 # beside the C references. OUTDIR gets the CSVs and logs.tgz. Exits non-zero
@@ -80,7 +81,7 @@ fi
 if [[ $parts == *overlay* ]]; then
 step overlay 240 "$bench" --device gpu --elements histogram --memory pool \
   --formats RGBA,I420,NV12,YUY2,GRAY8 --sizes 1920x1080 --no-yardsticks --no-fixed \
-  --csv "$out/gpu-overlay.csv"
+  --repeat 50 --overlay-ab 10 --csv "$out/gpu-overlay.csv"
 cat "$logs/overlay.log"
 fi
 if [[ $parts == *multi* ]]; then
