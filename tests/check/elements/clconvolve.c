@@ -19,6 +19,7 @@
 #define SEPARABLE_ENV "GST_CL_CONVOLVE_SEPARABLE"
 #define PX_WAIT_ENV "GST_CL_CONVOLVE_PX_WAIT"
 #define PX_ENV "GST_CL_CONVOLVE_PX"
+#define PXS_ENV "GST_CL_CONVOLVE_PX_SLIDE"
 /* unset: conv2d_first until the current path is ready; "only", "off" */
 #define FIRST_ENV "GST_CL_CONVOLVE_FIRST"
 
@@ -866,6 +867,63 @@ GST_START_TEST (test_px_sparse)
 
 GST_END_TEST;
 
+/* conv2d_pxs (the px kernels sliding down columns) in every shape the
+ * knob offers, and conv2d_px (GST_CL_CONVOLVE_PX_SLIDE=off), forced onto
+ * this device: 4-sample planes whose rows are whole 16-byte units (the
+ * vector loads) and ones whose rows are not, alpha first and last, 1-sample
+ * planes of both depths; 2-D, zero-pattern and separable matrices, float
+ * and integer, every border; rows per work-item that do and do not fill
+ * whole turns of the ring, frames shorter than one work-item's rows */
+GST_START_TEST (test_px_slide)
+{
+  static const gchar *shapes[] = { "32,4", "16,2", "5,4", "64,4", "off" };
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_xBGR,
+    GST_VIDEO_FORMAT_GRAY16_LE
+  };
+  guint s, c;
+
+  g_setenv (VARIANT_ENV, "gpu", TRUE);
+  g_setenv (PX_WAIT_ENV, "1", TRUE);
+  px_log_start ();
+  for (s = 0; s < G_N_ELEMENTS (shapes); s++) {
+    g_setenv (PXS_ENV, shapes[s], TRUE);
+    for (c = 0; c < G_N_ELEMENTS (fmts); c++) {
+      guint n = s * G_N_ELEMENTS (fmts) + c;
+      GstVideoFormat format = fmts[c];
+      gint ch = GST_VIDEO_FORMAT_INFO_PSTRIDE (gst_video_format_get_info
+          (format), 0) == 4 ? 4 : 1;
+      /* 132 RGBA pixels: 528-byte rows, whole 16-byte units */
+      gint width = (n % 2 ? 133 : 132) + 8 * s, height = 23 + 17 * s + c;
+      Params p;
+
+      params_init (&p);
+      if (n % 4 == 0)
+        params_preset (&p, REF_PRESET_MOTION_BLUR, 1, 0);
+      else if (n % 4 == 1)
+        params_preset (&p, REF_PRESET_GAUSSIAN, 1.0, 0);
+      else if (n % 4 == 2)
+        params_random (&p, 7, 7, TRUE, n);
+      else
+        params_random (&p, 5, 3, FALSE, n);
+      p.border = n % 4;
+      p.border_value = 31 * c;
+      run_case (format, width, height, ch == 4 ? TEST_LAYOUT_PACKED :
+          n % 4, &p, 500 + n);
+      fail_unless (px_log_take (", sliding (conv2d_pxs)") ==
+          !g_str_equal (shapes[s], "off"), "case %u (%s): %s", n, shapes[s],
+          g_str_equal (shapes[s], "off") ? "conv2d_pxs ran" :
+          "conv2d_pxs did not run");
+    }
+  }
+  g_unsetenv (PXS_ENV);
+  px_log_stop ();
+  g_unsetenv (PX_WAIT_ENV);
+  g_unsetenv (VARIANT_ENV);
+}
+
+GST_END_TEST;
+
 /* A non-live stream on the CPU device: its first frames through
  * conv2d_first while the worker compiles the current path, then that path;
  * every frame against the reference, and for integer matrices the frames
@@ -1571,6 +1629,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_fixed_point);
   tcase_add_test (tc, test_gpu_variant);
   tcase_add_test (tc, test_px_sparse);
+  tcase_add_test (tc, test_px_slide);
   tcase_add_test (tc, test_first_frame_switch);
   tcase_add_test (tc, test_formats_layouts);
   tcase_add_test (tc, test_large_frames);
