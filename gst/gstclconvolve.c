@@ -121,15 +121,23 @@ enum
 /* GST_CL_CONVOLVE_PX_WAIT=1 (tests, benchmarks): a frame waits for its
  * conv2d_px variant instead of running conv2d_reg until it is built */
 #define PX_WAIT_ENV "GST_CL_CONVOLVE_PX_WAIT"
-/* GST_CL_CONVOLVE_PX_SLIDE=ROWS[,NX4] (tuning on a GPU): conv2d_pxs with
- * ROWS output rows per work-item (0: chosen per plane, see pxs_rows) and
- * NX4 (2 or 4) 4-sample pixels; "off": conv2d_px instead */
+/* GST_CL_CONVOLVE_PX_SLIDE=ROWS[,NX4] (tuning on a GPU): conv2d_pxs, for
+ * every matrix conv2d_px serves, with ROWS output rows per work-item (0:
+ * chosen per plane, see pxs_rows) and NX4 (2 or 4) 4-sample pixels;
+ * unset or "off": not at all */
 #define PXS_ENV "GST_CL_CONVOLVE_PX_SLIDE"
 #define PXS_NX4 4
 /* conv2d_pxs's rows per work-item: the most (up to PXS_MAX_ROWS) that
  * still give a plane PXS_MIN_ITEMS work-items */
 #define PXS_MAX_ROWS 32
 #define PXS_MIN_ITEMS 65536
+/* GST_CL_CONVOLVE_PX_LOCAL=0: separable matrices on 8-bit 4-sample planes
+ * take conv2d_px's fused kernel instead of conv2d_pxl (64x4 work-items,
+ * tiles of 64 pixels x PXL_ROWS * 4 rows) */
+#define PXL_ENV "GST_CL_CONVOLVE_PX_LOCAL"
+#define PXL_WX 64
+#define PXL_WY 4
+#define PXL_ROWS 8
 /* GST_CL_CONVOLVE_FIRST: "only" (tests): every CPU-path frame runs
  * conv2d_first; "off": none does (frames wait for the current path's
  * kernel, as live streams do); otherwise a non-live stream on a CPU device
@@ -222,6 +230,7 @@ struct _GstClConvolve
   gint px_nx1, px_nx4, px_rows; /* its work-item shape (build options) */
   gint px_max_r;
   gboolean pxs_on;              /* conv2d_pxs instead of conv2d_px */
+  gboolean pxl_on;              /* conv2d_pxl for separable 4-sample ones */
   gint pxs_rows, pxs_nx4;       /* its rows per work-item (0: per plane)
                                  * and 4-sample pixels per work-item */
   guint64 px_mask;              /* the frame matrix's zero pattern (see
@@ -805,12 +814,22 @@ px_slide_config (GstClConvolve * self)
   const gchar *env = g_getenv (PXS_ENV);
   gint rows = 0, nx4 = PXS_NX4;
 
-  self->pxs_on = !(env && g_str_equal (env, "off"));
+  self->pxs_on = env && !g_str_equal (env, "off");
   if (env && self->pxs_on && sscanf (env, "%d,%d", &rows, &nx4) < 1)
     GST_WARNING_OBJECT (self, "%s=%s: expected \"off\" or ROWS[,NX4] "
         "(ROWS 0..%d, NX4 2 or 4)", PXS_ENV, env, 2 * PXS_MAX_ROWS);
   self->pxs_rows = CLAMP (rows, 0, 2 * PXS_MAX_ROWS);
   self->pxs_nx4 = nx4 == 2 ? 2 : 4;
+  env = g_getenv (PXL_ENV);
+  self->pxl_on = !self->pxs_on && !(env && g_str_equal (env, "0"));
+}
+
+/* whether a px variant of @ch-sample pixels, separable (@sep) or not, is
+ * conv2d_pxl */
+static gboolean
+pxl_applies (GstClConvolve * self, gint ch, gboolean sep)
+{
+  return self->pxl_on && sep && ch == 4 && !self->depth16;
 }
 
 /* conv2d_pxs's output rows per work-item on a plane of @items_x x @height
@@ -1426,15 +1445,30 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   /* source and destination rows in 8-byte words */
   cl_int aligned8 = (in->offset[p] | in->stride[p] | out->offset[p] |
       out->stride[p]) % 8 == 0;
+  gboolean sep;
   gsize g[2];
 
   if (!kernel)
     return FALSE;
+  sep = px_separable (self, self->frame_kernel);
   GST_LOG_OBJECT (self, "plane %u: conv2d_px%d_%d%s, taps 0x%"
-      G_GINT64_MODIFIER "x%s", p, self->reg_r, pl->ch, px_separable (self,
-          self->frame_kernel) ? " separable" : "", self->px_mask,
-      self->pxs_on ? ", sliding (conv2d_pxs)" : "");
+      G_GINT64_MODIFIER "x%s", p, self->reg_r, pl->ch, sep ? " separable" :
+      "", self->px_mask, self->pxs_on ? ", sliding (conv2d_pxs)" :
+      pxl_applies (self, pl->ch, sep) ? ", local (conv2d_pxl)" : "");
   *ok = FALSE;
+  if (pxl_applies (self, pl->ch, sep)) {
+    static const gsize pxl_local[2] = { PXL_WX, PXL_WY };
+
+    g[0] = gst_cl_global_size (pl->width, PXL_WX);
+    g[1] = gst_cl_global_size ((pl->height + PXL_ROWS - 1) / PXL_ROWS,
+        PXL_WY);
+    GST_CL_LAUNCH (self, kernel, 2, g, pxl_local, CONV_WHAT,
+        FRAME_ARGS (in, out, p, c), GST_CL_ARG (aligned8),
+        GST_CL_ARG (self->px_coef), GST_CL_ARG (c->bval),
+        GST_CL_ARG (c->border), GST_CL_ARG (c->border_row), PARAM_ARGS (c));
+    *ok = TRUE;
+    return TRUE;
+  }
   g[0] = gst_cl_global_size ((pl->width + nx - 1) / nx, PX_WX);
   if (self->pxs_on) {
     cl_int rows = pxs_rows (self, g[0], pl->height);
@@ -1743,10 +1777,10 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
         "xUL", v->mask);
   options = g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D PX_ONLY=1 "
       "-D PX_R=%d -D PX_CH=%d -D PX_SEP=%d -D PX_NX1=%d -D PX_NX4=%d "
-      "-D PX_ROWS=%d -D PX_SLIDE=%d -D PXS_NX4=%d%s", self->depth16 ? 1 : 0,
-      v->integer ? 1 : 0, v->r, v->ch, v->sep ? 1 : 0, self->px_nx1,
-      self->px_nx4, self->px_rows, self->pxs_on ? 1 : 0, self->pxs_nx4,
-      mask);
+      "-D PX_ROWS=%d -D PX_SLIDE=%d -D PXS_NX4=%d -D PX_LOCAL=%d%s",
+      self->depth16 ? 1 : 0, v->integer ? 1 : 0, v->r, v->ch, v->sep ? 1 : 0,
+      self->px_nx1, self->px_nx4, self->px_rows, self->pxs_on ? 1 : 0,
+      self->pxs_nx4, pxl_applies (self, v->ch, v->sep) ? 1 : 0, mask);
   program = gst_cl_context_get_program (ctx, "convolve.cl", options, NULL,
       &error);
   if (!program) {
@@ -1756,8 +1790,8 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
     g_free (options);
     return;
   }
-  g_snprintf (name, sizeof (name), "conv2d_px%s%d_%d", self->pxs_on ? "s" :
-      "", v->r, v->ch);
+  g_snprintf (name, sizeof (name), "conv2d_px%s%d_%d", pxl_applies (self,
+          v->ch, v->sep) ? "l" : self->pxs_on ? "s" : "", v->r, v->ch);
   v->kernel = clCreateKernel (program, name, &err);
   if (err != CL_SUCCESS) {
     GST_WARNING_OBJECT (self, "%s (%s): %s, conv2d_reg stays", name,
