@@ -131,13 +131,15 @@ enum
  * still give a plane PXS_MIN_ITEMS work-items */
 #define PXS_MAX_ROWS 32
 #define PXS_MIN_ITEMS 65536
-/* GST_CL_CONVOLVE_PX_LOCAL=0: separable matrices on 8-bit 4-sample planes
- * take conv2d_px's fused kernel instead of conv2d_pxl (64x4 work-items,
- * tiles of 64 pixels x PXL_ROWS * 4 rows) */
+/* conv2d_pxl (64x4 work-items, tiles of 64 pixels x 4 * PXL_ROWS rows)
+ * serves 8-bit 4-sample planes; GST_CL_CONVOLVE_PX_LOCAL (tuning on a
+ * GPU): "0" conv2d_px instead, "sep" conv2d_pxl for separable matrices
+ * only, a number: PXL_ROWS (1..8) */
 #define PXL_ENV "GST_CL_CONVOLVE_PX_LOCAL"
 #define PXL_WX 64
 #define PXL_WY 4
 #define PXL_ROWS 8
+#define PXL_MAX_ROWS 8          /* local memory: 3 planes of 38 x 70 floats */
 /* GST_CL_CONVOLVE_FIRST: "only" (tests): every CPU-path frame runs
  * conv2d_first; "off": none does (frames wait for the current path's
  * kernel, as live streams do); otherwise a non-live stream on a CPU device
@@ -230,7 +232,9 @@ struct _GstClConvolve
   gint px_nx1, px_nx4, px_rows; /* its work-item shape (build options) */
   gint px_max_r;
   gboolean pxs_on;              /* conv2d_pxs instead of conv2d_px */
-  gboolean pxl_on;              /* conv2d_pxl for separable 4-sample ones */
+  gboolean pxl_on;              /* conv2d_pxl for 4-sample planes */
+  gboolean pxl_2d;              /* for 2-D matrices too, not only separable */
+  gint pxl_rows;                /* its rows per work-item */
   gint pxs_rows, pxs_nx4;       /* its rows per work-item (0: per plane)
                                  * and 4-sample pixels per work-item */
   guint64 px_mask;              /* the frame matrix's zero pattern (see
@@ -821,7 +825,13 @@ px_slide_config (GstClConvolve * self)
   self->pxs_rows = CLAMP (rows, 0, 2 * PXS_MAX_ROWS);
   self->pxs_nx4 = nx4 == 2 ? 2 : 4;
   env = g_getenv (PXL_ENV);
-  self->pxl_on = !self->pxs_on && !(env && g_str_equal (env, "0"));
+  self->pxl_on = !self->pxs_on && !(env && (g_str_equal (env, "0") ||
+          g_str_equal (env, "off")));
+  self->pxl_2d = !(env && g_str_equal (env, "sep"));
+  self->pxl_rows = PXL_ROWS;
+  if (env && g_ascii_isdigit (env[0]))
+    self->pxl_rows = CLAMP ((gint) g_ascii_strtoll (env, NULL, 10), 1,
+        PXL_MAX_ROWS);
 }
 
 /* whether a px variant of @ch-sample pixels, separable (@sep) or not, is
@@ -829,7 +839,7 @@ px_slide_config (GstClConvolve * self)
 static gboolean
 pxl_applies (GstClConvolve * self, gint ch, gboolean sep)
 {
-  return self->pxl_on && sep && ch == 4 && !self->depth16;
+  return self->pxl_on && (sep || self->pxl_2d) && ch == 4 && !self->depth16;
 }
 
 /* conv2d_pxs's output rows per work-item on a plane of @items_x x @height
@@ -1460,8 +1470,8 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     static const gsize pxl_local[2] = { PXL_WX, PXL_WY };
 
     g[0] = gst_cl_global_size (pl->width, PXL_WX);
-    g[1] = gst_cl_global_size ((pl->height + PXL_ROWS - 1) / PXL_ROWS,
-        PXL_WY);
+    g[1] = gst_cl_global_size ((pl->height + self->pxl_rows - 1) /
+        self->pxl_rows, PXL_WY);
     GST_CL_LAUNCH (self, kernel, 2, g, pxl_local, CONV_WHAT,
         FRAME_ARGS (in, out, p, c), GST_CL_ARG (aligned8),
         GST_CL_ARG (self->px_coef), GST_CL_ARG (c->bval),
@@ -1777,10 +1787,11 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
         "xUL", v->mask);
   options = g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D PX_ONLY=1 "
       "-D PX_R=%d -D PX_CH=%d -D PX_SEP=%d -D PX_NX1=%d -D PX_NX4=%d "
-      "-D PX_ROWS=%d -D PX_SLIDE=%d -D PXS_NX4=%d -D PX_LOCAL=%d%s",
-      self->depth16 ? 1 : 0, v->integer ? 1 : 0, v->r, v->ch, v->sep ? 1 : 0,
-      self->px_nx1, self->px_nx4, self->px_rows, self->pxs_on ? 1 : 0,
-      self->pxs_nx4, pxl_applies (self, v->ch, v->sep) ? 1 : 0, mask);
+      "-D PX_ROWS=%d -D PX_SLIDE=%d -D PXS_NX4=%d -D PX_LOCAL=%d "
+      "-D PXL_ROWS=%d%s", self->depth16 ? 1 : 0, v->integer ? 1 : 0, v->r,
+      v->ch, v->sep ? 1 : 0, self->px_nx1, self->px_nx4, self->px_rows,
+      self->pxs_on ? 1 : 0, self->pxs_nx4, pxl_applies (self, v->ch,
+          v->sep) ? 1 : 0, self->pxl_rows, mask);
   program = gst_cl_context_get_program (ctx, "convolve.cl", options, NULL,
       &error);
   if (!program) {

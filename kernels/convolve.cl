@@ -1055,48 +1055,48 @@ _Pragma ("unroll 1") \
   } \
 }
 
-/* conv2d_pxl<R>_4 (-D PX_LOCAL=1, with PX_SEP=1): separable matrices on
- * 8-bit 4-sample pixels, both passes through local memory. A 64x4
- * work-group owns a tile of 64 pixels x PXL_TH rows: first its work-items
- * run the row pass of the tile's PXL_TH + 2R input rows, 4 pixels at a time
- * (three 16-byte loads away from the left and right edges), into local
- * memory, one plane per colour lane; then each work-item runs the column
- * pass of one column over PXL_ROWS rows from there. Each input pixel is
- * read and widened about once per tile instead of once per output row
- * pass, and a work-item keeps few registers, so many more of them run at
- * once. Sums run in conv2d_px's order, so the two give the same bytes. */
+/* conv2d_pxl<R>_4 (-D PX_LOCAL=1): matrices on 8-bit 4-sample pixels
+ * through local memory. A 64x4 work-group owns a tile of 64 pixels x
+ * PXL_TH rows; a work-item computes one column of PXL_ROWS of its rows.
+ * Separable matrices (PX_SEP=1): first the work-group runs the row pass of
+ * the tile's PXL_TH + 2R input rows, 4 pixels at a time (three 16-byte
+ * loads away from the left and right edges), into local memory, one plane
+ * per colour lane; then each work-item runs the column pass from there.
+ * 2-D matrices: the work-group widens the tile's input pixels (apron
+ * included) into local memory once, then each work-item runs its taps from
+ * there. Either way each input pixel is read and widened about once per
+ * tile instead of once per work-item that needs it, and a work-item keeps
+ * few registers, so many more of them run at once. Sums run in conv2d_px's
+ * order, so the two give the same bytes. */
 #ifndef PX_LOCAL
 #define PX_LOCAL 0
 #endif
 #define PXL_WX 64
 #define PXL_WY 4
-#define PXL_ROWS 8
+#ifndef PXL_ROWS
+#define PXL_ROWS 8              /* at most 8: local memory for R = 3 */
+#endif
 #define PXL_TH (PXL_ROWS * PXL_WY)
 
-#define CONV2D_PXL(R) \
-__kernel __attribute__ ((reqd_work_group_size (PXL_WX, PXL_WY, 1))) void \
-conv2d_pxl##R##_4 (__global const uchar * src, uint soff, int sstride, \
-    __global uchar * dst, uint doff, int dstride, int width, int height, \
-    int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
-    int border, int border_row, PARAMS) \
-{ \
-  const int K = 2 * R + 1, NQ = PXL_WX / 4, LANES = 3; \
-  __local float hl[3][PXL_TH + 2 * R][PXL_WX]; \
-  int tx = get_local_id (0), ty = get_local_id (1); \
-  int gx0 = get_group_id (0) * PXL_WX, gy0 = get_group_id (1) * PXL_TH; \
-  int ashift = alpha_pos == 0 ? 8 : 0; \
-  int a16 = ((soff | (uint) sstride) & 15) == 0; \
-  __global const uchar *sbase = src + soff; \
-  float fbval = bval; \
-  float hb = INTEGER ? (float) border_row : as_float (border_row); \
- \
-  /* the row pass: 4 pixels of one input row per step */ \
-  for (int it = ty * PXL_WX + tx; it < (PXL_TH + 2 * R) * NQ; \
-      it += PXL_WX * PXL_WY) { \
-    int rr = it / NQ, q = 4 * (it % NQ), x = gx0 + q; \
+/* the colour samples of a 32-bit pixel as float3 (-1 row: the border) */
+#define PXL_PIXEL(p, my) ((my) < 0 ? (float3) fbval : (float3) \
+    (sample_to_float ((p) & 0xff), sample_to_float (((p) >> 8) & 0xff), \
+        sample_to_float (((p) >> 16) & 0xff)))
+
+/* input row @rr of the tile, border-mapped (my) */
+#define PXL_ROW_START(R) \
     int yy = gy0 - R + rr; \
     int my = yy >= 0 && yy < height ? yy : map_index (yy, height, border); \
-    __global const uchar *row = sbase + max (my, 0) * sstride; \
+    __global const uchar *row = sbase + max (my, 0) * sstride
+
+#define PXL_SEP_BODY(R) \
+  __local float hl[3][PXL_TH + 2 * R][PXL_WX]; \
+ \
+  /* the row pass: 4 pixels of one input row per step */ \
+  for (int it = ty * PXL_WX + tx; it < (PXL_TH + 2 * R) * (PXL_WX / 4); \
+      it += PXL_WX * PXL_WY) { \
+    int rr = it / (PXL_WX / 4), q = 4 * (it % (PXL_WX / 4)), x = gx0 + q; \
+    PXL_ROW_START (R); \
     float3 v[4 + 2 * R], h[4]; \
  \
     if (a16 && x >= 4 && x + 8 <= width) { \
@@ -1112,13 +1112,8 @@ PX_UNROLL \
         u[4 * n + 3] = t.s3; \
       } \
 PX_UNROLL \
-      for (int k = 0; k < 4 + 2 * R; k++) { \
-        uint p = u[4 - R + k] >> ashift; \
- \
-        v[k] = my < 0 ? (float3) fbval : (float3) (sample_to_float (p & \
-                0xff), sample_to_float ((p >> 8) & 0xff), \
-            sample_to_float ((p >> 16) & 0xff)); \
-      } \
+      for (int k = 0; k < 4 + 2 * R; k++) \
+        v[k] = PXL_PIXEL (u[4 - R + k] >> ashift, my); \
     } else { \
 PX_UNROLL \
       for (int k = 0; k < 4 + 2 * R; k++) \
@@ -1140,33 +1135,91 @@ PX_UNROLL \
     } \
   } \
   barrier (CLK_LOCAL_MEM_FENCE); \
-  /* the column pass: PXL_ROWS rows of column tx */ \
-  { \
-    int x = gx0 + tx, j0 = ty * PXL_ROWS; \
-    float3 acc[PXL_ROWS]; \
+  /* the column pass */ \
+PX_UNROLL \
+  for (int r = 0; r < PXL_ROWS + 2 * R; r++) { \
+    float3 hv = (float3) (hl[0][j0 + r][tx], hl[1][j0 + r][tx], \
+        hl[2][j0 + r][tx]); \
  \
 PX_UNROLL \
     for (int j = 0; j < PXL_ROWS; j++) \
-      acc[j] = 0; \
+      if (r - j >= 0 && r - j < K && PX_TAP (1, r - j, K)) \
+        PX_FMA (acc[j], coef.c[K + r - j], hv); \
+  }
+
+#define PXL_2D_BODY(R) \
+  __local float pl[3][PXL_TH + 2 * R][PXL_WX + 2 * R]; \
+ \
+  /* the tile's input pixels, apron included, widened once */ \
+  for (int it = ty * PXL_WX + tx; it < (PXL_TH + 2 * R) * (PXL_WX + 2 * R); \
+      it += PXL_WX * PXL_WY) { \
+    int rr = it / (PXL_WX + 2 * R), cx = it % (PXL_WX + 2 * R); \
+    int xx = gx0 - R + cx; \
+    int mx = xx >= 0 && xx < width ? xx : map_index (xx, width, border); \
+    PXL_ROW_START (R); \
+    float3 v = px_pixel4 (row, mx, my, ashift, fbval); \
+ \
+    pl[0][rr][cx] = v.x; \
+    pl[1][rr][cx] = v.y; \
+    pl[2][rr][cx] = v.z; \
+  } \
+  barrier (CLK_LOCAL_MEM_FENCE); \
+  /* each input row's taps into the outputs it touches */ \
 PX_UNROLL \
-    for (int r = 0; r < PXL_ROWS + 2 * R; r++) { \
-      float3 hv = (float3) (hl[0][j0 + r][tx], hl[1][j0 + r][tx], \
-          hl[2][j0 + r][tx]); \
+  for (int r = 0; r < PXL_ROWS + 2 * R; r++) { \
+    float3 v[2 * R + 1]; \
  \
 PX_UNROLL \
-      for (int j = 0; j < PXL_ROWS; j++) \
-        if (r - j >= 0 && r - j < K && PX_TAP (1, r - j, K)) \
-          PX_FMA (acc[j], coef.c[K + r - j], hv); \
-    } \
-    if (x < width) { \
+    for (int k = 0; k < K; k++) \
+      v[k] = (float3) (pl[0][j0 + r][tx + k], pl[1][j0 + r][tx + k], \
+          pl[2][j0 + r][tx + k]); \
 PX_UNROLL \
-      for (int j = 0; j < PXL_ROWS; j++) { \
-        int y = gy0 + j0 + j; \
- \
-        if (y < height) \
-          px_store4 (sbase + y * sstride, dst + doff + y * dstride, x, \
-              alpha_pos, ashift, acc[j], PARAM_ARGS); \
+    for (int j = 0; j < PXL_ROWS; j++) { \
+      if (r - j >= 0 && r - j < K) { \
+PX_UNROLL \
+        for (int dx = 0; dx < K; dx++) \
+          if (PX_TAP (r - j, dx, K)) \
+            PX_FMA (acc[j], coef.c[(r - j) * K + dx], v[dx]); \
       } \
+    } \
+  }
+
+#if PX_SEP
+#define PXL_BODY PXL_SEP_BODY
+#else
+#define PXL_BODY PXL_2D_BODY
+#endif
+
+#define CONV2D_PXL(R) \
+__kernel __attribute__ ((reqd_work_group_size (PXL_WX, PXL_WY, 1))) void \
+conv2d_pxl##R##_4 (__global const uchar * src, uint soff, int sstride, \
+    __global uchar * dst, uint doff, int dstride, int width, int height, \
+    int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
+    int border, int border_row, PARAMS) \
+{ \
+  const int K = 2 * R + 1, LANES = 3; \
+  int tx = get_local_id (0), ty = get_local_id (1), j0 = ty * PXL_ROWS; \
+  int gx0 = get_group_id (0) * PXL_WX, gy0 = get_group_id (1) * PXL_TH; \
+  int x = gx0 + tx; \
+  int ashift = alpha_pos == 0 ? 8 : 0; \
+  int a16 = ((soff | (uint) sstride) & 15) == 0; \
+  __global const uchar *sbase = src + soff; \
+  float fbval = bval; \
+  float hb = INTEGER ? (float) border_row : as_float (border_row); \
+  float3 acc[PXL_ROWS]; \
+ \
+PX_UNROLL \
+  for (int j = 0; j < PXL_ROWS; j++) \
+    acc[j] = 0; \
+  PXL_BODY (R) \
+  if (x < width) { \
+PX_UNROLL \
+    for (int j = 0; j < PXL_ROWS; j++) { \
+      int y = gy0 + j0 + j; \
+ \
+      if (y < height) \
+        px_store4 (sbase + y * sstride, dst + doff + y * dstride, x, \
+            alpha_pos, ashift, acc[j], PARAM_ARGS); \
     } \
   } \
 }
@@ -1182,7 +1235,7 @@ PX_UNROLL \
 /* through a second macro, so that PX_R and PX_CH expand before ## */
 #define CONV2D_PX_ONE(R, CH) CONV2D_PX (R, CH)
 #define CONV2D_PXS_ONE(R, CH) CONV2D_PXS (R, CH)
-#if PX_LOCAL && PX_SEP && PX_CH == 4 && !DEPTH16
+#if PX_LOCAL && PX_CH == 4 && !DEPTH16
 #define CONV2D_PXL_ONE(R) CONV2D_PXL (R)
 CONV2D_PXL_ONE (PX_R)
 #elif PX_SLIDE
