@@ -20,6 +20,7 @@
 #define PX_WAIT_ENV "GST_CL_CONVOLVE_PX_WAIT"
 #define PX_ENV "GST_CL_CONVOLVE_PX"
 #define PXS_ENV "GST_CL_CONVOLVE_PX_SLIDE"
+#define PXL_ENV "GST_CL_CONVOLVE_PX_LOCAL"
 /* unset: conv2d_first until the current path is ready; "only", "off" */
 #define FIRST_ENV "GST_CL_CONVOLVE_FIRST"
 
@@ -639,6 +640,18 @@ px_log_take (const gchar * line)
   return found;
 }
 
+/* whether the log since the last px_log_take holds @line */
+static gboolean
+px_log_holds (const gchar * line)
+{
+  gboolean found;
+
+  g_mutex_lock (&px_log_lock);
+  found = strstr (px_log->str, line) != NULL;
+  g_mutex_unlock (&px_log_lock);
+  return found;
+}
+
 static void
 px_log_stop (void)
 {
@@ -867,16 +880,23 @@ GST_START_TEST (test_px_sparse)
 
 GST_END_TEST;
 
-/* conv2d_pxs (the px kernels sliding down columns) in every shape the
- * knob offers, and conv2d_px (GST_CL_CONVOLVE_PX_SLIDE=off), forced onto
- * this device: 4-sample planes whose rows are whole 16-byte units (the
- * vector loads) and ones whose rows are not, alpha first and last, 1-sample
- * planes of both depths; 2-D, zero-pattern and separable matrices, float
- * and integer, every border; rows per work-item that do and do not fill
- * whole turns of the ring, frames shorter than one work-item's rows */
+/* conv2d_pxs (the px kernels sliding down columns) in several shapes, the
+ * default px kernels (conv2d_pxl on 4-sample planes) with 8 and 3 rows per
+ * work-item and for separable matrices only, and conv2d_px alone
+ * (GST_CL_CONVOLVE_PX_LOCAL=0),
+ * forced onto this device: 4-sample planes whose rows are whole 16-byte
+ * units (the vector loads) and ones whose rows are not, alpha first and
+ * last, 1-sample planes of both depths; 2-D, zero-pattern and separable
+ * matrices, float and integer, every border; rows per work-item that do
+ * and do not fill whole turns of the ring, frames shorter than one
+ * work-item's rows or one conv2d_pxl tile */
 GST_START_TEST (test_px_slide)
 {
-  static const gchar *shapes[] = { "32,4", "16,2", "5,4", "64,4", "off" };
+  /* GST_CL_CONVOLVE_PX_SLIDE, or "local" (the default), and
+   * GST_CL_CONVOLVE_PX_LOCAL ("px": 0) */
+  static const gchar *shapes[] = { "16,2", "5,4", "64,4", "local", "3", "sep",
+    "px"
+  };
   static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_RGBA,
     GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_xBGR,
     GST_VIDEO_FORMAT_GRAY16_LE
@@ -887,7 +907,18 @@ GST_START_TEST (test_px_slide)
   g_setenv (PX_WAIT_ENV, "1", TRUE);
   px_log_start ();
   for (s = 0; s < G_N_ELEMENTS (shapes); s++) {
-    g_setenv (PXS_ENV, shapes[s], TRUE);
+    gboolean slide = strchr (shapes[s], ',') != NULL;
+
+    if (slide)
+      g_setenv (PXS_ENV, shapes[s], TRUE);
+    else
+      g_unsetenv (PXS_ENV);
+    if (g_str_equal (shapes[s], "px"))
+      g_setenv (PXL_ENV, "0", TRUE);
+    else if (!slide && !g_str_equal (shapes[s], "local"))
+      g_setenv (PXL_ENV, shapes[s], TRUE);
+    else
+      g_unsetenv (PXL_ENV);
     for (c = 0; c < G_N_ELEMENTS (fmts); c++) {
       guint n = s * G_N_ELEMENTS (fmts) + c;
       GstVideoFormat format = fmts[c];
@@ -895,6 +926,7 @@ GST_START_TEST (test_px_slide)
           (format), 0) == 4 ? 4 : 1;
       /* 132 RGBA pixels: 528-byte rows, whole 16-byte units */
       gint width = (n % 2 ? 133 : 132) + 8 * s, height = 23 + 17 * s + c;
+      gboolean local;
       Params p;
 
       params_init (&p);
@@ -910,13 +942,19 @@ GST_START_TEST (test_px_slide)
       p.border_value = 31 * c;
       run_case (format, width, height, ch == 4 ? TEST_LAYOUT_PACKED :
           n % 4, &p, 500 + n);
-      fail_unless (px_log_take (", sliding (conv2d_pxs)") ==
-          !g_str_equal (shapes[s], "off"), "case %u (%s): %s", n, shapes[s],
-          g_str_equal (shapes[s], "off") ? "conv2d_pxs ran" :
-          "conv2d_pxs did not run");
+      local = !slide && !g_str_equal (shapes[s], "px") && ch == 4 &&
+          (n % 4 == 1 || !g_str_equal (shapes[s], "sep"));
+      fail_unless (px_log_holds (slide ? ", sliding (conv2d_pxs)" : local ?
+              ", local (conv2d_pxl)" : ", taps"), "case %u (%s): not its "
+          "kernel", n, shapes[s]);
+      fail_if (!slide && !local && (px_log_holds (", local") ||
+              px_log_holds (", sliding")), "case %u (%s): not conv2d_px", n,
+          shapes[s]);
+      px_log_take ("");
     }
   }
   g_unsetenv (PXS_ENV);
+  g_unsetenv (PXL_ENV);
   px_log_stop ();
   g_unsetenv (PX_WAIT_ENV);
   g_unsetenv (VARIANT_ENV);
