@@ -39,6 +39,10 @@
  *   conv2d_reg1..5 (GPU, up to 11x11): register-blocked, see below.
  *   conv2d_px<R>_1, _4 (GPU, up to 7x7, 1-sample and 8-bit 4-sample
  *     pixels): no local memory, rows read from global memory, see below.
+ *   conv2d_pxl<R>_4 (GPU, up to 7x7, 8-bit 4-sample pixels, -D PX_LOCAL=1):
+ *     a tile widened (or row-passed) into local memory, see below.
+ *   conv2d_pxs<R>_<CH> (GPU, -D PX_SLIDE=1, measurements only): conv2d_px
+ *     sliding down a column with a ring of sums, see below.
  *   conv2d_tile (GPU, larger matrices): a 16x16 work-group loads a tile of
  *     64x16 samples plus its apron into local memory (border mapping at load
  *     time), each work-item computes 4 samples.
