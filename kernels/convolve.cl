@@ -1103,8 +1103,8 @@ _Pragma ("unroll 1") \
     PXL_ROW_START (R); \
     float3 v[4 + 2 * R], h[4]; \
  \
-    if (a16 && x >= 4 && x + 8 <= width) { \
-      uint u[12]; \
+    if (R <= 4 && a16 && x >= 4 && x + 8 <= width) { \
+      uint u[12];               /* pixels x - 4 .. x + 7 */ \
  \
 PX_UNROLL \
       for (int n = 0; n < 3; n++) { \
