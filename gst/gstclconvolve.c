@@ -121,16 +121,6 @@ enum
 /* GST_CL_CONVOLVE_PX_WAIT=1 (tests, benchmarks): a frame waits for its
  * conv2d_px variant instead of running conv2d_reg until it is built */
 #define PX_WAIT_ENV "GST_CL_CONVOLVE_PX_WAIT"
-/* GST_CL_CONVOLVE_PX_SLIDE=ROWS[,NX4] (tuning on a GPU): conv2d_pxs, for
- * every matrix conv2d_px serves, with ROWS output rows per work-item (0:
- * chosen per plane, see pxs_rows) and NX4 (2 or 4) 4-sample pixels;
- * unset or "off": not at all */
-#define PXS_ENV "GST_CL_CONVOLVE_PX_SLIDE"
-#define PXS_NX4 4
-/* conv2d_pxs's rows per work-item: the most (up to PXS_MAX_ROWS) that
- * still give a plane PXS_MIN_ITEMS work-items */
-#define PXS_MAX_ROWS 32
-#define PXS_MIN_ITEMS 65536
 /* conv2d_pxl (64x4 work-items, tiles of 64 pixels x 4 * PXL_ROWS rows)
  * serves 8-bit 4-sample planes; GST_CL_CONVOLVE_PX_LOCAL (tuning on a
  * GPU): "0" conv2d_px instead, "sep" conv2d_pxl for separable matrices
@@ -231,12 +221,9 @@ struct _GstClConvolve
   gboolean px_wait;             /* frames wait for their variant's build */
   gint px_nx1, px_nx4, px_rows; /* its work-item shape (build options) */
   gint px_max_r;
-  gboolean pxs_on;              /* conv2d_pxs instead of conv2d_px */
   gboolean pxl_on;              /* conv2d_pxl for 4-sample planes */
   gboolean pxl_2d;              /* for 2-D matrices too, not only separable */
   gint pxl_rows;                /* its rows per work-item */
-  gint pxs_rows, pxs_nx4;       /* its rows per work-item (0: per plane)
-                                 * and 4-sample pixels per work-item */
   guint64 px_mask;              /* the frame matrix's zero pattern (see
                                  * kernels/convolve.cl) */
   GPtrArray *px_variants;       /* of PxVariant, built on the warm-up
@@ -811,21 +798,13 @@ check_shape_complete (GstClConvolve * self)
   return ok;
 }
 
-/* conv2d_pxs or conv2d_px, and conv2d_pxs's shape (GST_CL_CONVOLVE_PX_SLIDE) */
+/* conv2d_pxl or conv2d_px, and conv2d_pxl's shape (GST_CL_CONVOLVE_PX_LOCAL) */
 static void
-px_slide_config (GstClConvolve * self)
+px_local_config (GstClConvolve * self)
 {
-  const gchar *env = g_getenv (PXS_ENV);
-  gint rows = 0, nx4 = PXS_NX4;
+  const gchar *env = g_getenv (PXL_ENV);
 
-  self->pxs_on = env && !g_str_equal (env, "off");
-  if (env && self->pxs_on && sscanf (env, "%d,%d", &rows, &nx4) < 1)
-    GST_WARNING_OBJECT (self, "%s=%s: expected \"off\" or ROWS[,NX4] "
-        "(ROWS 0..%d, NX4 2 or 4)", PXS_ENV, env, 2 * PXS_MAX_ROWS);
-  self->pxs_rows = CLAMP (rows, 0, 2 * PXS_MAX_ROWS);
-  self->pxs_nx4 = nx4 == 2 ? 2 : 4;
-  env = g_getenv (PXL_ENV);
-  self->pxl_on = !self->pxs_on && !(env && (g_str_equal (env, "0") ||
+  self->pxl_on = !(env && (g_str_equal (env, "0") ||
           g_str_equal (env, "off")));
   self->pxl_2d = !(env && g_str_equal (env, "sep"));
   self->pxl_rows = PXL_ROWS;
@@ -840,21 +819,6 @@ static gboolean
 pxl_applies (GstClConvolve * self, gint ch, gboolean sep)
 {
   return self->pxl_on && (sep || self->pxl_2d) && ch == 4 && !self->depth16;
-}
-
-/* conv2d_pxs's output rows per work-item on a plane of @items_x x @height
- * work-items-by-rows: enough rows that each input row serves many
- * outputs, few enough that the plane still fills the device */
-static gint
-pxs_rows (GstClConvolve * self, gsize items_x, gint height)
-{
-  gint rows = PXS_MAX_ROWS;
-
-  if (self->pxs_rows)
-    return self->pxs_rows;
-  while (rows > 8 && items_x * ((height + rows - 1) / rows) < PXS_MIN_ITEMS)
-    rows /= 2;
-  return rows;
 }
 
 static gboolean
@@ -922,7 +886,7 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
     self->px_rows = CLAMP (rows, 1, 32);
     self->px_max_r = CLAMP (max_r, 1, REG_MAX_R);
   }
-  px_slide_config (self);
+  px_local_config (self);
   self->fixed_ok = (ctx->device_type & CL_DEVICE_TYPE_CPU) != 0;
   /* On GPUs the one-pass 2-D kernels beat two passes through global memory
    * up to 11x11, where the register kernel stops (H200, 1080p RGBA, end to
@@ -1450,8 +1414,7 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
 {
   static const gsize px_local[2] = { PX_WX, PX_WY };
   cl_kernel kernel = px_kernel (self, ks, pl, p, in, out);
-  gint nx = pl->ch == 4 ? (self->pxs_on ? self->pxs_nx4 : self->px_nx4) :
-      self->px_nx1;
+  gint nx = pl->ch == 4 ? self->px_nx4 : self->px_nx1;
   /* source and destination rows in 8-byte words */
   cl_int aligned8 = (in->offset[p] | in->stride[p] | out->offset[p] |
       out->stride[p]) % 8 == 0;
@@ -1463,8 +1426,7 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   sep = px_separable (self, self->frame_kernel);
   GST_LOG_OBJECT (self, "plane %u: conv2d_px%d_%d%s, taps 0x%"
       G_GINT64_MODIFIER "x%s", p, self->reg_r, pl->ch, sep ? " separable" :
-      "", self->px_mask, self->pxs_on ? ", sliding (conv2d_pxs)" :
-      pxl_applies (self, pl->ch, sep) ? ", local (conv2d_pxl)" : "");
+      "", self->px_mask, pxl_applies (self, pl->ch, sep) ? ", local (conv2d_pxl)" : "");
   *ok = FALSE;
   if (pxl_applies (self, pl->ch, sep)) {
     static const gsize pxl_local[2] = { PXL_WX, PXL_WY };
@@ -1480,18 +1442,6 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     return TRUE;
   }
   g[0] = gst_cl_global_size ((pl->width + nx - 1) / nx, PX_WX);
-  if (self->pxs_on) {
-    cl_int rows = pxs_rows (self, g[0], pl->height);
-
-    g[1] = gst_cl_global_size ((pl->height + rows - 1) / rows, PX_WY);
-    GST_CL_LAUNCH (self, kernel, 2, g, px_local, CONV_WHAT,
-        FRAME_ARGS (in, out, p, c), GST_CL_ARG (aligned8),
-        GST_CL_ARG (self->px_coef), GST_CL_ARG (c->bval),
-        GST_CL_ARG (c->border), GST_CL_ARG (c->border_row), PARAM_ARGS (c),
-        GST_CL_ARG (rows));
-    *ok = TRUE;
-    return TRUE;
-  }
   g[1] = gst_cl_global_size ((pl->height + self->px_rows - 1) /
       self->px_rows, PX_WY);
   GST_CL_LAUNCH (self, kernel, 2, g, px_local, CONV_WHAT,
@@ -1787,10 +1737,10 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
         "xUL", v->mask);
   options = g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D PX_ONLY=1 "
       "-D PX_R=%d -D PX_CH=%d -D PX_SEP=%d -D PX_NX1=%d -D PX_NX4=%d "
-      "-D PX_ROWS=%d -D PX_SLIDE=%d -D PXS_NX4=%d -D PX_LOCAL=%d "
+      "-D PX_ROWS=%d -D PX_LOCAL=%d "
       "-D PXL_ROWS=%d%s", self->depth16 ? 1 : 0, v->integer ? 1 : 0, v->r,
       v->ch, v->sep ? 1 : 0, self->px_nx1, self->px_nx4, self->px_rows,
-      self->pxs_on ? 1 : 0, self->pxs_nx4, pxl_applies (self, v->ch,
+      pxl_applies (self, v->ch,
           v->sep) ? 1 : 0, self->pxl_rows, mask);
   program = gst_cl_context_get_program (ctx, "convolve.cl", options, NULL,
       &error);
@@ -1802,7 +1752,7 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
     return;
   }
   g_snprintf (name, sizeof (name), "conv2d_px%s%d_%d", pxl_applies (self,
-          v->ch, v->sep) ? "l" : self->pxs_on ? "s" : "", v->r, v->ch);
+          v->ch, v->sep) ? "l" : "", v->r, v->ch);
   v->kernel = clCreateKernel (program, name, &err);
   if (err != CL_SUCCESS) {
     GST_WARNING_OBJECT (self, "%s (%s): %s, conv2d_reg stays", name,

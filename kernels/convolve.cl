@@ -41,8 +41,6 @@
  *     pixels): no local memory, rows read from global memory, see below.
  *   conv2d_pxl<R>_4 (GPU, up to 7x7, 8-bit 4-sample pixels, -D PX_LOCAL=1):
  *     a tile widened (or row-passed) into local memory, see below.
- *   conv2d_pxs<R>_<CH> (GPU, -D PX_SLIDE=1, measurements only): conv2d_px
- *     sliding down a column with a ring of sums, see below.
  *   conv2d_tile (GPU, larger matrices): a 16x16 work-group loads a tile of
  *     64x16 samples plus its apron into local memory (border mapping at load
  *     time), each work-item computes 4 samples.
@@ -851,214 +849,6 @@ PX_UNROLL \
   } \
 }
 
-/* conv2d_pxs<R>_<CH> (-D PX_SLIDE=1): the same matrices, planes and sums
- * as conv2d_px, but a work-item slides down a column of @rows output rows
- * (a kernel argument) and keeps only K = 2R + 1 rows of sums, a ring in
- * registers: input row t adds its taps to output rows t - 2R .. t, and
- * output row t - 2R is then complete, stored, and its slot starts row t + 1.
- * Each input row is read and widened once for K outputs, so loads and (on
- * separable matrices) row passes per output fall from (8 + 2R) / 8 to
- * (rows + 2R) / rows; the row loop is unrolled K times, so that every slot
- * index is a constant. 4-sample pixels: PXS_NX4 (2 or 4) per work-item,
- * read PXS_NX4 at a time (16-byte loads at 4) away from the left and right
- * edges; 1-sample pixels as conv2d_px. Sums run in the same order as
- * conv2d_px's, so the two give the same bytes. */
-#ifndef PX_SLIDE
-#define PX_SLIDE 0
-#endif
-#ifndef PXS_NX4
-#define PXS_NX4 4
-#endif
-#if PXS_NX4 == 4
-typedef uint4 pxs_unit_t;
-#define PXS_SPLIT(t, u, n) do { (u)[4 * (n)] = (t).s0; \
-    (u)[4 * (n) + 1] = (t).s1; (u)[4 * (n) + 2] = (t).s2; \
-    (u)[4 * (n) + 3] = (t).s3; } while (0)
-#else
-typedef uint2 pxs_unit_t;
-#define PXS_SPLIT(t, u, n) do { (u)[2 * (n)] = (t).s0; \
-    (u)[2 * (n) + 1] = (t).s1; } while (0)
-#endif
-/* 4-sample pixels read left (and right) of a work-item's own */
-#define PXS_PAD(R) (((R) + PXS_NX4 - 1) / PXS_NX4 * PXS_NX4)
-#define PXS_NXMAX (PX_NX1 > PXS_NX4 ? PX_NX1 : PXS_NX4)
-
-/* The window of input row @t (my: its border-mapped row) into v */
-#define PXS_LOAD(R, CH) \
-    if (CH == 4 && units) { \
-      uint u[PXS_NX4 + 2 * PXS_PAD (R)]; \
- \
-PX_UNROLL \
-      for (int n = 0; n < 1 + 2 * PXS_PAD (R) / PXS_NX4; n++) { \
-        pxs_unit_t q = ((__global const pxs_unit_t *) row)[(x0 - \
-                PXS_PAD (R)) / PXS_NX4 + n]; \
-        PXS_SPLIT (q, u, n); \
-      } \
-PX_UNROLL \
-      for (int k = 0; k < W; k++) { \
-        uint p = u[PXS_PAD (R) - R + k] >> ashift; \
- \
-        v[k] = my < 0 ? (float3) fbval : (float3) (sample_to_float (p & \
-                0xff), sample_to_float ((p >> 8) & 0xff), \
-            sample_to_float ((p >> 16) & 0xff)); \
-      } \
-    } else if (CH == 4) { \
-PX_UNROLL \
-      for (int k = 0; k < W; k++) \
-        v[k] = px_pixel4 (row, cols[k], my, ashift, fbval); \
-    } else if (words) { \
-      uint w[PX_WORDS]; \
- \
-PX_UNROLL \
-      for (int n = 0; n < PX_WORDS / 2; n++) { \
-        uint2 q = ((__global const uint2 *) (row + (x0 - 8) * \
-                (int) sizeof (sample_t)))[n]; \
-        w[2 * n] = q.x; \
-        w[2 * n + 1] = q.y; \
-      } \
-PX_UNROLL \
-      for (int k = 0; k < W; k++) \
-        v[k].x = my < 0 ? fbval : sample_to_float (px_word_sample (w[(k + 8 - \
-                    R) / PX_WORD_SAMPLES], (k + 8 - R) % PX_WORD_SAMPLES)); \
-    } else { \
-PX_UNROLL \
-      for (int k = 0; k < W; k++) \
-        v[k].x = px_sample1 (row, cols[k], my, fbval); \
-    }
-
-/* Input row U (mod K) of the ring: what it adds to the K output rows it
- * touches, tap row ky of the matrix for the output in slot (U - ky) mod K */
-#define PXS_ROW_2D(R, CH, U) \
-PX_UNROLL \
-    for (int ky = 0; ky < K; ky++) { \
-PX_UNROLL \
-      for (int dx = 0; dx < K; dx++) { \
-        float c = coef.c[ky * K + dx]; \
- \
-        if (PX_TAP (ky, dx, K)) { \
-PX_UNROLL \
-          for (int i = 0; i < NX; i++) \
-            PX_FMA (acc[((U) - ky + K) % K][i], c, v[i + dx]); \
-        } \
-      } \
-    }
-
-#define PXS_ROW_SEP(R, CH, U) \
-    float3 h[PXS_NXMAX]; \
- \
-PX_UNROLL \
-    for (int i = 0; i < NX; i++) { \
-      h[i] = 0; \
-PX_UNROLL \
-      for (int dx = 0; dx < K; dx++) \
-        if (PX_TAP (0, dx, K)) \
-          PX_FMA (h[i], coef.c[dx], v[i + dx]); \
-      if (my < 0) \
-        h[i] = (float3) (INTEGER ? (float) border_row : \
-            as_float (border_row)); \
-    } \
-PX_UNROLL \
-    for (int ky = 0; ky < K; ky++) { \
-      if (PX_TAP (1, ky, K)) { \
-PX_UNROLL \
-        for (int i = 0; i < NX; i++) \
-          PX_FMA (acc[((U) - ky + K) % K][i], coef.c[K + ky], h[i]); \
-      } \
-    }
-
-#if PX_SEP
-#define PXS_ROW PXS_ROW_SEP
-#else
-#define PXS_ROW PXS_ROW_2D
-#endif
-
-/* Output row j of the work-item from ring slot S, then the slot cleared */
-#define PXS_STORE(CH, S, j) do { \
-    int y = y0 + (j); \
- \
-    if ((j) >= 0 && y < height) { \
-      if (packed) { \
-PX_UNROLL \
-        for (int i = 0; i < NX; i += PX_WORD_N) \
-          px_store1x (dst + doff + y * dstride, x0 + i, &acc[S][i], \
-              PARAM_ARGS); \
-      } else { \
-PX_UNROLL \
-        for (int i = 0; i < NX; i++) { \
-          if (x0 + i < width) { \
-            if (CH == 4) \
-              px_store4 (sbase + y * sstride, dst + doff + y * dstride, \
-                  x0 + i, alpha_pos, ashift, acc[S][i], PARAM_ARGS); \
-            else \
-              px_store1 (dst + doff + y * dstride, x0 + i, acc[S][i].x, \
-                  PARAM_ARGS); \
-          } \
-        } \
-      } \
-    } \
-PX_UNROLL \
-    for (int i = 0; i < NX; i++) \
-      acc[S][i] = 0; \
-  } while (0)
-
-/* Step U (0 .. K-1) of a turn of the ring: input row t0 + U */
-#define PXS_STEP(R, CH, U) \
-  if ((U) < K && t0 + (U) < nin) { \
-    const int t = t0 + (U); \
-    int yy = y0 - R + t; \
-    int my = yy >= 0 && yy < height ? yy : map_index (yy, height, border); \
-    __global const uchar *row = sbase + max (my, 0) * sstride; \
-    float3 v[PXS_NXMAX + 2 * R]; \
- \
-    PXS_LOAD (R, CH) \
-    PXS_ROW (R, CH, U); \
-    PXS_STORE (CH, ((U) + 1) % K, t - 2 * R); \
-  }
-
-#define CONV2D_PXS(R, CH) \
-__kernel __attribute__ ((reqd_work_group_size (PX_WX, PX_WY, 1))) void \
-conv2d_pxs##R##_##CH (__global const uchar * restrict src, uint soff, \
-    int sstride, __global uchar * restrict dst, uint doff, int dstride, \
-    int width, int height, \
-    int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
-    int border, int border_row, PARAMS, int rows) \
-{ \
-  const int K = 2 * R + 1; \
-  const int NX = CH == 4 ? PXS_NX4 : PX_NX1, LANES = CH == 4 ? 3 : 1; \
-  const int W = NX + 2 * R, nin = rows + 2 * R; \
-  int x0 = get_global_id (0) * NX, y0 = get_global_id (1) * rows; \
-  int ashift = alpha_pos == 0 ? 8 : 0; \
-  /* whole units of PXS_NX4 pixels, aligned, inside the row */ \
-  int units = CH == 4 && ((soff | (uint) sstride) & \
-      (4 * PXS_NX4 - 1)) == 0 && x0 >= PXS_PAD (R) && \
-      x0 + NX + PXS_PAD (R) <= width; \
-  int words = CH == 1 && aligned8 && x0 >= 8 && x0 + NX + 8 <= width; \
-  int packed = PX_PACK && words; \
-  __global const uchar *sbase = src + soff; \
-  int cols[PXS_NXMAX + 2 * R]; \
-  float3 acc[2 * R + 1][PXS_NXMAX]; \
-  float fbval = bval; \
- \
-  if (x0 >= width || y0 >= height) \
-    return; \
-PX_UNROLL \
-  for (int k = 0; k < W; k++) \
-    cols[k] = map_index (x0 - R + k, width, border); \
-PX_UNROLL \
-  for (int s = 0; s < K; s++) \
-PX_UNROLL \
-    for (int i = 0; i < NX; i++) \
-      acc[s][i] = 0; \
-  /* one turn of the ring per K input rows, a loop the compiler keeps */ \
-_Pragma ("unroll 1") \
-  for (int t0 = 0; t0 < nin; t0 += K) { \
-    PXS_STEP (R, CH, 0) PXS_STEP (R, CH, 1) PXS_STEP (R, CH, 2) \
-    PXS_STEP (R, CH, 3) PXS_STEP (R, CH, 4) PXS_STEP (R, CH, 5) \
-    PXS_STEP (R, CH, 6) PXS_STEP (R, CH, 7) PXS_STEP (R, CH, 8) \
-    PXS_STEP (R, CH, 9) PXS_STEP (R, CH, 10) \
-  } \
-}
-
 /* conv2d_pxl<R>_4 (-D PX_LOCAL=1): matrices on 8-bit 4-sample pixels
  * through local memory. A 64x4 work-group owns a tile of 64 pixels x
  * PXL_TH rows; a work-item computes one column of PXL_ROWS of its rows.
@@ -1238,12 +1028,9 @@ PX_UNROLL \
 #if PX_ONLY
 /* through a second macro, so that PX_R and PX_CH expand before ## */
 #define CONV2D_PX_ONE(R, CH) CONV2D_PX (R, CH)
-#define CONV2D_PXS_ONE(R, CH) CONV2D_PXS (R, CH)
 #if PX_LOCAL && PX_CH == 4 && !DEPTH16
 #define CONV2D_PXL_ONE(R) CONV2D_PXL (R)
 CONV2D_PXL_ONE (PX_R)
-#elif PX_SLIDE
-CONV2D_PXS_ONE (PX_R, PX_CH)
 #else
 CONV2D_PX_ONE (PX_R, PX_CH)
 #endif

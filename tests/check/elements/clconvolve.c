@@ -19,7 +19,6 @@
 #define SEPARABLE_ENV "GST_CL_CONVOLVE_SEPARABLE"
 #define PX_WAIT_ENV "GST_CL_CONVOLVE_PX_WAIT"
 #define PX_ENV "GST_CL_CONVOLVE_PX"
-#define PXS_ENV "GST_CL_CONVOLVE_PX_SLIDE"
 #define PXL_ENV "GST_CL_CONVOLVE_PX_LOCAL"
 /* unset: conv2d_first until the current path is ready; "only", "off" */
 #define FIRST_ENV "GST_CL_CONVOLVE_FIRST"
@@ -880,20 +879,18 @@ GST_START_TEST (test_px_sparse)
 
 GST_END_TEST;
 
-/* conv2d_pxs (the px kernels sliding down columns) in two shapes,
- * conv2d_pxl with 3 rows per work-item and for separable matrices only
+/* conv2d_pxl with 3 rows per work-item and for separable matrices only
  * (its default, 8 rows for every matrix, runs in the cases above), and
  * conv2d_px alone (GST_CL_CONVOLVE_PX_LOCAL=0),
  * forced onto this device: 4-sample planes whose rows are whole 16-byte
  * units (the vector loads) and ones whose rows are not, alpha first and
  * last, 1-sample planes of both depths; 2-D, zero-pattern and separable
- * matrices, float and integer, every border; rows per work-item that do
- * and do not fill whole turns of the ring, frames shorter than one
- * work-item's rows or one conv2d_pxl tile */
-GST_START_TEST (test_px_slide)
+ * matrices, float and integer, every border; frames shorter than one
+ * conv2d_pxl tile */
+GST_START_TEST (test_px_local)
 {
-  /* GST_CL_CONVOLVE_PX_SLIDE, or GST_CL_CONVOLVE_PX_LOCAL ("px": 0) */
-  static const gchar *shapes[] = { "16,2", "5,4", "3", "sep", "px" };
+  /* GST_CL_CONVOLVE_PX_LOCAL ("px": 0) */
+  static const gchar *shapes[] = { "3", "sep", "px" };
   static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_RGBA,
     GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_xBGR,
     GST_VIDEO_FORMAT_GRAY16_LE
@@ -904,18 +901,8 @@ GST_START_TEST (test_px_slide)
   g_setenv (PX_WAIT_ENV, "1", TRUE);
   px_log_start ();
   for (s = 0; s < G_N_ELEMENTS (shapes); s++) {
-    gboolean slide = strchr (shapes[s], ',') != NULL;
-
-    if (slide)
-      g_setenv (PXS_ENV, shapes[s], TRUE);
-    else
-      g_unsetenv (PXS_ENV);
-    if (g_str_equal (shapes[s], "px"))
-      g_setenv (PXL_ENV, "0", TRUE);
-    else if (!slide)
-      g_setenv (PXL_ENV, shapes[s], TRUE);
-    else
-      g_unsetenv (PXL_ENV);
+    g_setenv (PXL_ENV, g_str_equal (shapes[s], "px") ? "0" : shapes[s],
+        TRUE);
     for (c = 0; c < G_N_ELEMENTS (fmts); c++) {
       guint n = s * G_N_ELEMENTS (fmts) + c, m = (2 * s + c) % 4;
       GstVideoFormat format = fmts[c];
@@ -939,18 +926,15 @@ GST_START_TEST (test_px_slide)
       p.border_value = 31 * c;
       run_case (format, width, height, ch == 4 ? TEST_LAYOUT_PACKED :
           n % 4, &p, 500 + n);
-      local = !slide && !g_str_equal (shapes[s], "px") && ch == 4 &&
+      local = !g_str_equal (shapes[s], "px") && ch == 4 &&
           (m == 1 || !g_str_equal (shapes[s], "sep"));
-      fail_unless (px_log_holds (slide ? ", sliding (conv2d_pxs)" : local ?
-              ", local (conv2d_pxl)" : ", taps"), "case %u (%s): not its "
-          "kernel", n, shapes[s]);
-      fail_if (!slide && !local && (px_log_holds (", local") ||
-              px_log_holds (", sliding")), "case %u (%s): not conv2d_px", n,
-          shapes[s]);
+      fail_unless (px_log_holds (local ? ", local (conv2d_pxl)" : ", taps"),
+          "case %u (%s): not its kernel", n, shapes[s]);
+      fail_if (!local && px_log_holds (", local"), "case %u (%s): not "
+          "conv2d_px", n, shapes[s]);
       px_log_take ("");
     }
   }
-  g_unsetenv (PXS_ENV);
   g_unsetenv (PXL_ENV);
   px_log_stop ();
   g_unsetenv (PX_WAIT_ENV);
@@ -1664,7 +1648,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_fixed_point);
   tcase_add_test (tc, test_gpu_variant);
   tcase_add_test (tc, test_px_sparse);
-  tcase_add_test (tc, test_px_slide);
+  tcase_add_test (tc, test_px_local);
   tcase_add_test (tc, test_first_frame_switch);
   tcase_add_test (tc, test_formats_layouts);
   tcase_add_test (tc, test_large_frames);
