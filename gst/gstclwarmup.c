@@ -9,10 +9,11 @@
 
 #define GST_CAT_DEFAULT gst_cl_debug
 
-/* The worker starts its first job this long after it is made: a pipeline
- * that stops right after its first frame (a one-shot gst-launch-1.0) then
- * never waits at stop for a compile it will not use, while a running
- * stream still has its other paths ready within about a second. */
+/* The worker starts its first job this long after it is made (deferred:
+ * started): a pipeline that stops right after its first frame (a one-shot
+ * gst-launch-1.0) then never waits at stop for a compile it will not use,
+ * while a running stream still has its other paths ready within about a
+ * second. */
 #define START_DELAY_US (250 * G_TIME_SPAN_MILLISECOND)
 
 typedef struct
@@ -31,6 +32,8 @@ struct _GstClWarmup
   GCond cond;
   GQueue jobs;                  /* of Job, under @lock */
   guint added, done;            /* jobs so far, under @lock */
+  gint64 start_at;              /* first job not before (monotonic µs; 0:
+                                 * deferred, not started), under @lock */
   gboolean hurry;               /* someone waits: no start delay */
   gboolean stopping;            /* under @lock */
 };
@@ -49,11 +52,14 @@ static gpointer
 warmup_thread (gpointer data)
 {
   GstClWarmup *w = data;
-  gint64 start_at = g_get_monotonic_time () + START_DELAY_US;
 
   g_mutex_lock (&w->lock);
-  while (!w->stopping && !w->hurry
-      && g_cond_wait_until (&w->cond, &w->lock, start_at));
+  while (!w->stopping && !w->hurry) {
+    if (w->start_at == 0)
+      g_cond_wait (&w->cond, &w->lock);
+    else if (!g_cond_wait_until (&w->cond, &w->lock, w->start_at))
+      break;
+  }
   while (TRUE) {
     Job *job;
     gint64 start;
@@ -80,7 +86,7 @@ warmup_thread (gpointer data)
 }
 
 GstClWarmup *
-gst_cl_warmup_new (GstClContext * ctx)
+gst_cl_warmup_new (GstClContext * ctx, gboolean deferred)
 {
   GstClWarmup *w;
   GError *error = NULL;
@@ -99,6 +105,8 @@ gst_cl_warmup_new (GstClContext * ctx)
   g_mutex_init (&w->lock);
   g_cond_init (&w->cond);
   g_queue_init (&w->jobs);
+  if (!deferred)
+    w->start_at = g_get_monotonic_time () + START_DELAY_US;
   w->thread = g_thread_try_new ("clwarmup", warmup_thread, w, &error);
   if (!w->thread) {
     GST_WARNING ("no background warm-up: %s", error->message);
@@ -107,6 +115,17 @@ gst_cl_warmup_new (GstClContext * ctx)
     return NULL;
   }
   return w;
+}
+
+void
+gst_cl_warmup_start (GstClWarmup * w)
+{
+  g_mutex_lock (&w->lock);
+  if (w->start_at == 0) {
+    w->start_at = g_get_monotonic_time () + START_DELAY_US;
+    g_cond_broadcast (&w->cond);
+  }
+  g_mutex_unlock (&w->lock);
 }
 
 guint
