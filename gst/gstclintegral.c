@@ -98,6 +98,8 @@ typedef struct
   cl_kernel k2;                 /* gpu_strip_scan (CPU: NULL) */
   cl_kernel k3;                 /* gpu_strip_integral (CPU: NULL) */
   cl_kernel fast;               /* CPU: its kernel once the warm-up compiled it */
+  gchar *fast_options;          /* CPU, first_program: the full program's,
+                                 * which the warm-up worker builds */
   cl_mem accrow;                /* scratch: CPU bands' rows, GPU strip sums
                                  * or look-back status words */
   gint strip_rows;              /* GPU: SH */
@@ -126,9 +128,10 @@ struct _GstClIntegral
   gsize out_size;
   guint n_bands;
   cl_int16 band_start;          /* CPU: first row of band b, then height */
-  GstClWarmup *warmup;          /* CPU: compiles the fast kernels */
-  gboolean warm_after_frame;    /* CPU: start it after the first frame */
   gint fast_ready;              /* atomic: every plane's fast kernel compiled */
+  gboolean first_program;       /* CPU: the first-frame kernels in a program
+                                 * of their own at caps, the fast ones on
+                                 * the worker (non-live streams) */
   gboolean box_mean;
   cl_kernel box_kernel;
   cl_mem box_ii;
@@ -921,6 +924,29 @@ create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size)
   return create_scratch (self, size);
 }
 
+/* Plane @p's program from @opts (taken): with first_program the
+ * first-frame kernel's own (FIRST_ONLY: less to build before the first
+ * frame; the worker builds the full one from p->fast_options), else the
+ * full one. Posts the error. */
+static cl_program
+plane_program (GstClIntegral * self, IntegralPlane * p, gchar * opts)
+{
+  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
+  cl_program program;
+  gchar *first;
+
+  if (self->gpu || !self->first_program) {
+    program = gst_cl_base_filter_get_program (base, "integral.cl", opts);
+    g_free (opts);
+    return program;
+  }
+  p->fast_options = opts;
+  first = g_strconcat (opts, " -D FIRST_ONLY=1", NULL);
+  program = gst_cl_base_filter_get_program (base, "integral.cl", first);
+  g_free (first);
+  return program;
+}
+
 /* Builds plane @i's program and kernels (and scratch) */
 static gboolean
 setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
@@ -938,8 +964,7 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
 
   GST_DEBUG_OBJECT (self, "plane %u: %s (%s variant)", i, opts,
       self->gpu ? "GPU" : "CPU");
-  p->program = gst_cl_base_filter_get_program (base, "integral.cl", opts);
-  g_free (opts);
+  p->program = plane_program (self, p, opts);
   if (!p->program)
     return FALSE;
   p->k1 = gst_cl_base_filter_create_kernel (base, p->program,
@@ -956,11 +981,12 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
         "gpu_strip_scan");
     p->k3 = gst_cl_base_filter_create_kernel (base, p->program,
         "gpu_strip_integral");
-  } else {
+  } else if (!self->first_program) {
     p->fast = gst_cl_base_filter_create_kernel (base, p->program,
         "cpu_integral");
   }
-  if (!p->k1 || !(self->gpu ? p->k2 && p->k3 : p->fast != NULL))
+  if (!p->k1 || !(self->gpu ? p->k2 && p->k3 : p->fast ||
+          self->first_program))
     return FALSE;
   if (self->gpu) {
     p->accrow = create_gpu_scratch (self, p->strip_rows, acc_size);
@@ -975,6 +1001,31 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
       return FALSE;
   }
   return TRUE;
+}
+
+/* On the warm-up worker, with first_program: plane @p's fast kernel from
+ * its full program. Failures are logged (the frames keep the first-frame
+ * kernels). */
+static cl_int
+build_fast_kernel (GstClIntegral * self, GstClContext * ctx, IntegralPlane * p)
+{
+  GError *error = NULL;
+  cl_program program = gst_cl_context_get_program (ctx, "integral.cl",
+      p->fast_options, NULL, &error);
+  cl_int err;
+
+  if (!program) {
+    GST_WARNING_OBJECT (self, "background build (%s) failed: %s",
+        p->fast_options, error->message);
+    g_clear_error (&error);
+    return CL_BUILD_PROGRAM_FAILURE;
+  }
+  p->fast = clCreateKernel (program, self->box_mean ? "cpu_box_mean" :
+      "cpu_integral", &err);
+  if (err != CL_SUCCESS)
+    p->fast = NULL;
+  clReleaseProgram (program);
+  return err;
 }
 
 /* On the warm-up worker: PoCL compiles a kernel at its first launch (about
@@ -1009,8 +1060,11 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
 #define WARM_ARG(v) (err == CL_SUCCESS ? \
     (err = clSetKernelArg (kernel, j++, sizeof (v), &(v))) : err)
   for (i = 0; i < self->n_planes && err == CL_SUCCESS; i++) {
-    cl_kernel kernel = self->plane[i].fast;
+    cl_kernel kernel;
 
+    if (!self->plane[i].fast)
+      err = build_fast_kernel (self, ctx, &self->plane[i]);
+    kernel = self->plane[i].fast;
     j = 0;
     WARM_ARG (mem);
     WARM_ARG (zero);
@@ -1041,46 +1095,35 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   if (mem)
     clReleaseMemObject (mem);
   if (err == CL_SUCCESS) {
-    GST_INFO_OBJECT (self, "fast CPU kernels compiled");
     g_atomic_int_set (&self->fast_ready, 1);
+    /* (after the flag: tests take this line as the switch) */
+    GST_INFO_OBJECT (self, "fast CPU kernels compiled");
   } else
     GST_WARNING_OBJECT (self, "background compile of the CPU kernels "
         "failed (%s): frames keep the first-frame kernels",
         gst_cl_error_name (err));
 }
 
-static void
-queue_warm_up (GstClIntegral * self)
-{
-  self->warm_after_frame = FALSE;
-  self->warmup = gst_cl_warmup_new (gst_cl_base_filter_get_context
-      (GST_CL_BASE_FILTER (self)));
-  if (self->warmup)
-    gst_cl_warmup_add (self->warmup, warm_job_run, self, NULL);
-}
-
-/* CPU, at caps: live streams (and GST_CL_INTEGRAL_VARIANT=cpu or wait) wait
- * for the fast kernels' compile now, so they never stall on it later;
- * others queue it after their first frame (a one-frame pipeline never pays
- * for it).
- * Always TRUE: without a worker the frames keep the first-frame kernels. */
+/* CPU, at caps: the fast kernels compile on the warm-up worker (built
+ * there too with first_program), which starts after the first frame (a
+ * one-frame pipeline never pays for it); live streams (and
+ * GST_CL_INTEGRAL_VARIANT=cpu or wait) wait for it now, so they never stall
+ * on it later. Always TRUE: without a worker the frames keep the
+ * first-frame kernels. */
 static gboolean
 start_warm_up (GstClIntegral * self)
 {
-  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   const gchar *variant = g_getenv (VARIANT_ENV);
+  GstClWarmup *warmup;
 
   if (variant && g_str_equal (variant, "cpu-first"))
     return TRUE;
-  if ((variant && (g_str_equal (variant, "cpu") ||
-              g_str_equal (variant, "wait"))) ||
-      gst_cl_base_filter_upstream_is_live (base)) {
-    queue_warm_up (self);
-    if (self->warmup)
-      gst_cl_warmup_wait_all (self->warmup);
-  } else {
-    self->warm_after_frame = TRUE;
-  }
+  warmup = gst_cl_base_filter_get_warmup (GST_CL_BASE_FILTER (self));
+  if (!warmup)
+    return TRUE;
+  gst_cl_warmup_add (warmup, warm_job_run, self, NULL);
+  if (!self->first_program)
+    gst_cl_warmup_wait_all (warmup);
   return TRUE;
 }
 
@@ -1096,22 +1139,23 @@ setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
   gsize n;
 
   GST_DEBUG_OBJECT (self, "box mean: %s (CPU variant)", opts);
-  p->program = gst_cl_base_filter_get_program (base, "integral.cl", opts);
-  g_free (opts);
+  p->program = plane_program (self, p, opts);
   if (!p->program)
     return FALSE;
   self->n_planes = 1;
   p->k1 = gst_cl_base_filter_create_kernel (base, p->program,
       "cpu_box_mean_first");
-  p->fast = gst_cl_base_filter_create_kernel (base, p->program,
-      "cpu_box_mean");
+  if (!self->first_program)
+    p->fast = gst_cl_base_filter_create_kernel (base, p->program,
+        "cpu_box_mean");
   /* per band: column sums (W) and their prefix (W + 1) of the kernel's
    * lanes per pixel (4-byte RGB pixels: 4); no overflow: at most the
    * integral image check_size() bounded (bands <= height / 4) */
   n = (gsize) self->n_bands * (2 * (gsize) self->width + 1) *
       (d->channels == 3 && d->pstride == 4 ? 4 : self->channels) * acc_size;
   p->accrow = create_scratch (self, n);
-  return p->k1 && p->fast && p->accrow && start_warm_up (self);
+  return p->k1 && (p->fast || self->first_program) && p->accrow &&
+      start_warm_up (self);
 }
 
 /* ACC and OUT type names of a sum or count plane (@sq FALSE) or a sqsum
@@ -1178,6 +1222,13 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   else if (variant && g_str_has_prefix (variant, "cpu"))
     self->gpu = FALSE;
   self->one_pass = g_strcmp0 (g_getenv (GPU_PASSES_ENV), "lookback") == 0;
+  /* CPU: non-live streams start on the first-frame kernels (see
+   * start_warm_up), "cpu-first" runs only them; "cpu" and "wait" want the
+   * fast ones from the first frame */
+  self->first_program = !self->gpu && ((variant && g_str_equal (variant,
+              "cpu-first")) || (!(variant && (g_str_equal (variant, "cpu")
+                  || g_str_equal (variant, "wait"))) &&
+          !gst_cl_base_filter_upstream_is_live (base)));
   self->skip = g_getenv (SKIP_ENV) ? atoi (g_getenv (SKIP_ENV)) : 0;
   if (self->skip && self->gpu && !self->one_pass)
     GST_WARNING_OBJECT (self, SKIP_ENV "=%u: GPU launches left out, the "
@@ -1264,10 +1315,9 @@ gst_cl_integral_reset (GstClBaseFilter * base)
   GstClIntegral *self = GST_CL_INTEGRAL (base);
   guint i;
 
-  /* joins a compile in progress, which uses the planes' fast kernels */
-  g_clear_pointer (&self->warmup, gst_cl_warmup_free);
+  /* (the base class joined a compile in progress, which uses the planes'
+   * fast kernels, before this) */
   self->fast_ready = 0;
-  self->warm_after_frame = FALSE;
   for (i = 0; i < MAX_PLANES; i++) {
     IntegralPlane *p = &self->plane[i];
     if (p->k1)
@@ -1282,6 +1332,7 @@ gst_cl_integral_reset (GstClBaseFilter * base)
       clReleaseProgram (p->program);
     if (p->accrow)
       clReleaseMemObject (p->accrow);
+    g_free (p->fast_options);
     memset (p, 0, sizeof (*p));
   }
   if (self->box_kernel)
@@ -1426,14 +1477,6 @@ gst_cl_integral_process (GstClBaseFilter * base, GstClFrame * in,
     for (i = 0; i < self->n_planes; i++)
       if (!enqueue_plane (self, &self->plane[i], in, out->mem))
         return FALSE;
-  }
-  /* the fast CPU kernels compile on the warm-up worker, which starts its
-   * delay once this frame is done (first launch and all): a one-frame
-   * pipeline has stopped by then */
-  if (self->warm_after_frame) {
-    clFinish (gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self))->
-        queue);
-    queue_warm_up (self);
   }
   return TRUE;
 }
