@@ -98,8 +98,6 @@ typedef struct
   cl_kernel k2;                 /* gpu_strip_scan (CPU: NULL) */
   cl_kernel k3;                 /* gpu_strip_integral (CPU: NULL) */
   cl_kernel fast;               /* CPU: its kernel once the warm-up compiled it */
-  gchar *fast_options;          /* CPU, first_program: the full program's,
-                                 * which the warm-up worker builds */
   cl_mem accrow;                /* scratch: CPU bands' rows, GPU strip sums
                                  * or look-back status words */
   gint strip_rows;              /* GPU: SH */
@@ -129,9 +127,6 @@ struct _GstClIntegral
   guint n_bands;
   cl_int16 band_start;          /* CPU: first row of band b, then height */
   gint fast_ready;              /* atomic: every plane's fast kernel compiled */
-  gboolean first_program;       /* CPU: the first-frame kernels in a program
-                                 * of their own at caps, the fast ones on
-                                 * the worker (non-live streams) */
   gboolean box_mean;
   cl_kernel box_kernel;
   cl_mem box_ii;
@@ -924,29 +919,6 @@ create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size)
   return create_scratch (self, size);
 }
 
-/* Plane @p's program from @opts (taken): with first_program the
- * first-frame kernel's own (FIRST_ONLY: less to build before the first
- * frame; the worker builds the full one from p->fast_options), else the
- * full one. Posts the error. */
-static cl_program
-plane_program (GstClIntegral * self, IntegralPlane * p, gchar * opts)
-{
-  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
-  cl_program program;
-  gchar *first;
-
-  if (self->gpu || !self->first_program) {
-    program = gst_cl_base_filter_get_program (base, "integral.cl", opts);
-    g_free (opts);
-    return program;
-  }
-  p->fast_options = opts;
-  first = g_strconcat (opts, " -D FIRST_ONLY=1", NULL);
-  program = gst_cl_base_filter_get_program (base, "integral.cl", first);
-  g_free (first);
-  return program;
-}
-
 /* Builds plane @i's program and kernels (and scratch) */
 static gboolean
 setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
@@ -964,7 +936,8 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
 
   GST_DEBUG_OBJECT (self, "plane %u: %s (%s variant)", i, opts,
       self->gpu ? "GPU" : "CPU");
-  p->program = plane_program (self, p, opts);
+  p->program = gst_cl_base_filter_get_program (base, "integral.cl", opts);
+  g_free (opts);
   if (!p->program)
     return FALSE;
   p->k1 = gst_cl_base_filter_create_kernel (base, p->program,
@@ -981,12 +954,11 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
         "gpu_strip_scan");
     p->k3 = gst_cl_base_filter_create_kernel (base, p->program,
         "gpu_strip_integral");
-  } else if (!self->first_program) {
+  } else {
     p->fast = gst_cl_base_filter_create_kernel (base, p->program,
         "cpu_integral");
   }
-  if (!p->k1 || !(self->gpu ? p->k2 && p->k3 : p->fast ||
-          self->first_program))
+  if (!p->k1 || !(self->gpu ? p->k2 && p->k3 : p->fast != NULL))
     return FALSE;
   if (self->gpu) {
     p->accrow = create_gpu_scratch (self, p->strip_rows, acc_size);
@@ -1001,31 +973,6 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
       return FALSE;
   }
   return TRUE;
-}
-
-/* On the warm-up worker, with first_program: plane @p's fast kernel from
- * its full program. Failures are logged (the frames keep the first-frame
- * kernels). */
-static cl_int
-build_fast_kernel (GstClIntegral * self, GstClContext * ctx, IntegralPlane * p)
-{
-  GError *error = NULL;
-  cl_program program = gst_cl_context_get_program (ctx, "integral.cl",
-      p->fast_options, NULL, &error);
-  cl_int err;
-
-  if (!program) {
-    GST_WARNING_OBJECT (self, "background build (%s) failed: %s",
-        p->fast_options, error->message);
-    g_clear_error (&error);
-    return CL_BUILD_PROGRAM_FAILURE;
-  }
-  p->fast = clCreateKernel (program, self->box_mean ? "cpu_box_mean" :
-      "cpu_integral", &err);
-  if (err != CL_SUCCESS)
-    p->fast = NULL;
-  clReleaseProgram (program);
-  return err;
 }
 
 /* On the warm-up worker: PoCL compiles a kernel at its first launch (about
@@ -1060,11 +1007,8 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
 #define WARM_ARG(v) (err == CL_SUCCESS ? \
     (err = clSetKernelArg (kernel, j++, sizeof (v), &(v))) : err)
   for (i = 0; i < self->n_planes && err == CL_SUCCESS; i++) {
-    cl_kernel kernel;
+    cl_kernel kernel = self->plane[i].fast;
 
-    if (!self->plane[i].fast)
-      err = build_fast_kernel (self, ctx, &self->plane[i]);
-    kernel = self->plane[i].fast;
     j = 0;
     WARM_ARG (mem);
     WARM_ARG (zero);
@@ -1104,12 +1048,11 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
         gst_cl_error_name (err));
 }
 
-/* CPU, at caps: the fast kernels compile on the warm-up worker (built
- * there too with first_program), which starts after the first frame (a
- * one-frame pipeline never pays for it); live streams (and
- * GST_CL_INTEGRAL_VARIANT=cpu or wait) wait for it now, so they never stall
- * on it later. Always TRUE: without a worker the frames keep the
- * first-frame kernels. */
+/* CPU, at caps: the fast kernels compile on the warm-up worker, which
+ * starts after the first frame (a one-frame pipeline never pays for it);
+ * live streams (and GST_CL_INTEGRAL_VARIANT=cpu or wait) wait for it now,
+ * so they never stall on it later. Always TRUE: without a worker the frames
+ * keep the first-frame kernels. */
 static gboolean
 start_warm_up (GstClIntegral * self)
 {
@@ -1122,7 +1065,9 @@ start_warm_up (GstClIntegral * self)
   if (!warmup)
     return TRUE;
   gst_cl_warmup_add (warmup, warm_job_run, self, NULL);
-  if (!self->first_program)
+  if ((variant && (g_str_equal (variant, "cpu") ||
+              g_str_equal (variant, "wait"))) ||
+      gst_cl_base_filter_upstream_is_live (GST_CL_BASE_FILTER (self)))
     gst_cl_warmup_wait_all (warmup);
   return TRUE;
 }
@@ -1139,23 +1084,22 @@ setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
   gsize n;
 
   GST_DEBUG_OBJECT (self, "box mean: %s (CPU variant)", opts);
-  p->program = plane_program (self, p, opts);
+  p->program = gst_cl_base_filter_get_program (base, "integral.cl", opts);
+  g_free (opts);
   if (!p->program)
     return FALSE;
   self->n_planes = 1;
   p->k1 = gst_cl_base_filter_create_kernel (base, p->program,
       "cpu_box_mean_first");
-  if (!self->first_program)
-    p->fast = gst_cl_base_filter_create_kernel (base, p->program,
-        "cpu_box_mean");
+  p->fast = gst_cl_base_filter_create_kernel (base, p->program,
+      "cpu_box_mean");
   /* per band: column sums (W) and their prefix (W + 1) of the kernel's
    * lanes per pixel (4-byte RGB pixels: 4); no overflow: at most the
    * integral image check_size() bounded (bands <= height / 4) */
   n = (gsize) self->n_bands * (2 * (gsize) self->width + 1) *
       (d->channels == 3 && d->pstride == 4 ? 4 : self->channels) * acc_size;
   p->accrow = create_scratch (self, n);
-  return p->k1 && (p->fast || self->first_program) && p->accrow &&
-      start_warm_up (self);
+  return p->k1 && p->fast && p->accrow && start_warm_up (self);
 }
 
 /* ACC and OUT type names of a sum or count plane (@sq FALSE) or a sqsum
@@ -1222,13 +1166,6 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   else if (variant && g_str_has_prefix (variant, "cpu"))
     self->gpu = FALSE;
   self->one_pass = g_strcmp0 (g_getenv (GPU_PASSES_ENV), "lookback") == 0;
-  /* CPU: non-live streams start on the first-frame kernels (see
-   * start_warm_up), "cpu-first" runs only them; "cpu" and "wait" want the
-   * fast ones from the first frame */
-  self->first_program = !self->gpu && ((variant && g_str_equal (variant,
-              "cpu-first")) || (!(variant && (g_str_equal (variant, "cpu")
-                  || g_str_equal (variant, "wait"))) &&
-          !gst_cl_base_filter_upstream_is_live (base)));
   self->skip = g_getenv (SKIP_ENV) ? atoi (g_getenv (SKIP_ENV)) : 0;
   if (self->skip && self->gpu && !self->one_pass)
     GST_WARNING_OBJECT (self, SKIP_ENV "=%u: GPU launches left out, the "
@@ -1332,7 +1269,6 @@ gst_cl_integral_reset (GstClBaseFilter * base)
       clReleaseProgram (p->program);
     if (p->accrow)
       clReleaseMemObject (p->accrow);
-    g_free (p->fast_options);
     memset (p, 0, sizeof (*p));
   }
   if (self->box_kernel)

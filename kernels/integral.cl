@@ -32,8 +32,6 @@
  * runs; the other's would only cost build time), ONEPASS (0|1: the strip
  * kernels or gpu_lookback_integral), TH (its rows per tile, at most WG),
  * PACKED (0|1: the GPU kernels' local partial sums as V (ACC) or packed),
- * FIRST_ONLY (1, CPU: the first-frame kernel alone, cpu_integral_first or
- * cpu_box_mean_first: a smaller program to build before a first frame),
  * BOX (1: the box mean's
  * kernels: cpu_box_mean*, or the strip kernels and box_mean; 0: the
  * integral image's, less to build either way). */
@@ -79,9 +77,6 @@
 #endif
 #ifndef GPU_ONLY
 #define GPU_ONLY 0
-#endif
-#ifndef FIRST_ONLY
-#define FIRST_ONLY 0
 #endif
 #ifndef BOX
 #define BOX 0
@@ -484,7 +479,6 @@ integral_band (__global const uchar * src, uint src_off, int src_stride,
   }
 }
 
-#if !FIRST_ONLY
 __kernel void
 cpu_integral (__global const uchar * src, uint src_off, int src_stride,
     int width, int height, int16 bands, __global ACC * accrow,
@@ -493,7 +487,6 @@ cpu_integral (__global const uchar * src, uint src_off, int src_stride,
   integral_band (src, src_off, src_stride, width, height, bands, accrow, out,
       out_off, true);
 }
-#endif
 
 __kernel void
 cpu_integral_first (__global const uchar * src, uint src_off,
@@ -764,7 +757,6 @@ box_mean_band (__global const uchar * src, uint src_off, int src_stride,
   }
 }
 
-#if !FIRST_ONLY
 __kernel void
 cpu_box_mean (__global const uchar * src, uint src_off, int src_stride,
     __global uchar * dst, uint dst_off, int dst_stride, int width,
@@ -773,7 +765,6 @@ cpu_box_mean (__global const uchar * src, uint src_off, int src_stride,
   box_mean_band (src, src_off, src_stride, dst, dst_off, dst_stride, width,
       height, radius, bands, scratch, true);
 }
-#endif
 
 __kernel void
 cpu_box_mean_first (__global const uchar * src, uint src_off,
