@@ -6,8 +6,10 @@
  * deferred, after gst_cl_warmup_start(): GstClBaseFilter makes its
  * elements' workers deferred and starts them once the first frame after
  * new caps is done, so that a one-frame pipeline stops before any job
- * begins. gst_cl_warmup_free() drops the jobs that have not begun and
- * waits only for the one in progress. */
+ * begins. Jobs count as compile work (gstclcompilegate.h) from when they
+ * may run: queued on a started worker, or at the start (or a wait).
+ * gst_cl_warmup_free() drops the jobs that have not begun and waits only
+ * for the one in progress. */
 #pragma once
 
 #include "gstclcontext.h"
