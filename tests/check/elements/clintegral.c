@@ -823,7 +823,7 @@ GST_START_TEST (test_stream)
     gst_harness_teardown (h_);
   }
   /* the device's choice: on CPU devices the first-frame kernels, then
-   * (once the warm-up worker, queued by the first frame, has compiled
+   * (once the warm-up worker, started after the first frame, has compiled
    * them) the fast ones; teardown may join a compile in progress */
   g_unsetenv ("GST_CL_INTEGRAL_VARIANT");
   h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, 97, 61, REF_INTEGRAL_U32, 7);
