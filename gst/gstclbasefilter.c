@@ -60,13 +60,26 @@ gst_cl_base_filter_get_context (GstClBaseFilter * self)
   return PRIV (self)->context;
 }
 
+/* Whether process() sees frames now: not in passthrough, unless the
+ * element reads them there (transform_ip_on_passthrough, clhistogram) */
+static gboolean
+processes_frames (GstClBaseFilter * self)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+
+  return !gst_base_transform_is_passthrough (trans) ||
+      GST_BASE_TRANSFORM_GET_CLASS (trans)->transform_ip_on_passthrough;
+}
+
 GstClWarmup *
 gst_cl_base_filter_get_warmup (GstClBaseFilter * self)
 {
   GstClBaseFilterPrivate *priv = PRIV (self);
 
+  /* deferred to the first frame, if one is to come through process() */
   if (!priv->warmup)
-    priv->warmup = gst_cl_warmup_new (priv->context, !priv->first_done);
+    priv->warmup = gst_cl_warmup_new (priv->context, !priv->first_done &&
+        processes_frames (self));
   return priv->warmup;
 }
 

@@ -71,8 +71,9 @@ GstClContext *gst_cl_base_filter_get_context (GstClBaseFilter * self);
 /* The stream's warm-up worker (gstclwarmup.h), for what no frame waits
  * for yet: made at the first call after new caps (from set_info or
  * process), started once the first frame after the caps is done (its
- * kernels finished), at once if that frame is done already. Each element
- * only queues its jobs. NULL (logged) when none can be made. The base
+ * kernels finished), at once if that frame is done already or if frames
+ * do not reach process() (passthrough). Each element only queues its
+ * jobs. NULL (logged) when none can be made. The base
  * class frees it (dropping the jobs not begun, joining the one in
  * progress) before reset(), so jobs may use what set_info made. */
 GstClWarmup *gst_cl_base_filter_get_warmup (GstClBaseFilter * self);
