@@ -36,6 +36,7 @@ typedef struct
   GstCaps *failed_incaps, *failed_outcaps;      /* set_caps refused them */
   gboolean live;                /* upstream is live, asked at caps time */
   gboolean first_done;          /* a frame processed since the caps */
+  GstClWarmup *warmup;          /* per caps, freed before reset() */
 } GstClBaseFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClBaseFilter, gst_cl_base_filter,
@@ -57,6 +58,36 @@ GstClContext *
 gst_cl_base_filter_get_context (GstClBaseFilter * self)
 {
   return PRIV (self)->context;
+}
+
+/* Whether process() sees frames now: not in passthrough, unless the
+ * element reads them there (transform_ip_on_passthrough, clhistogram) */
+static gboolean
+processes_frames (GstClBaseFilter * self)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+
+  return !gst_base_transform_is_passthrough (trans) ||
+      GST_BASE_TRANSFORM_GET_CLASS (trans)->transform_ip_on_passthrough;
+}
+
+GstClWarmup *
+gst_cl_base_filter_get_warmup (GstClBaseFilter * self)
+{
+  GstClBaseFilterPrivate *priv = PRIV (self);
+
+  /* deferred to the first frame, if one is to come through process() */
+  if (!priv->warmup)
+    priv->warmup = gst_cl_warmup_new (priv->context, !priv->first_done &&
+        processes_frames (self));
+  return priv->warmup;
+}
+
+/* before reset(): the jobs use what set_info made */
+static void
+free_warmup (GstClBaseFilterPrivate * priv)
+{
+  g_clear_pointer (&priv->warmup, gst_cl_warmup_free);
 }
 
 const GstVideoInfo *
@@ -298,6 +329,7 @@ gst_cl_base_filter_stop (GstBaseTransform * trans)
 
   if (ctx)
     clFinish (ctx->queue);
+  free_warmup (priv);
   if (klass->reset)
     klass->reset (GST_CL_BASE_FILTER (trans));
   gst_cl_transfer_reset (priv->in);
@@ -403,6 +435,7 @@ gst_cl_base_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     goto refused;
 
   clFinish (priv->context->queue);
+  free_warmup (priv);
   if (klass->reset)
     klass->reset (self);
   priv->live = gst_cl_base_filter_upstream_is_live (self);
@@ -683,10 +716,13 @@ frame_path (const GstClFrame * frame)
 
 /* Runs the element's hook on one frame (and @finish on @out, when given).
  * The first frame after new caps counts as compile work (first launches
- * compile on PoCL); on a live stream on a CPU device it then waits until
- * nothing in the process compiles any more (see gstclcompilegate.h), so
- * that its later frames do not stall behind another pipeline's start-up.
- * GPU drivers compile without holding up other launches: no wait there. */
+ * compile on PoCL) and then starts the warm-up worker, once the frame's
+ * kernels are done (its start delay counts from there: a one-frame
+ * pipeline has stopped before a job begins); on a live stream on a CPU
+ * device it then waits until nothing in the process compiles any more (see
+ * gstclcompilegate.h), so that its later frames do not stall behind
+ * another pipeline's start-up. GPU drivers compile without holding up
+ * other launches: no wait there. */
 static gboolean
 process_frame (GstClBaseFilter * self, GstClFrame * in, GstClFrame * out,
     gboolean finish)
@@ -702,6 +738,10 @@ process_frame (GstClBaseFilter * self, GstClFrame * in, GstClFrame * out,
     return ok;
   gst_cl_compile_gate_leave ();
   priv->first_done = TRUE;
+  if (priv->warmup) {
+    clFinish (priv->context->queue);
+    gst_cl_warmup_start (priv->warmup);
+  }
   if (ok && priv->live && !gst_cl_context_is_gpu (priv->context))
     gst_cl_compile_gate_wait (GST_BASE_TRANSFORM_SINK_PAD (self),
         COMPILE_GATE_MAX_WAIT);
@@ -750,6 +790,13 @@ gst_cl_base_filter_transform_ip (GstClBaseFilter * self, GstBuffer * buf)
   ok = process_frame (self, &in, NULL, FALSE);
   gst_cl_frame_unmap (&in);
   return ok ? GST_FLOW_OK : GST_FLOW_ERROR;
+}
+
+gboolean
+gst_cl_base_filter_process (GstClBaseFilter * self, GstClFrame * in,
+    GstClFrame * out)
+{
+  return process_frame (self, in, out, FALSE);
 }
 
 gboolean

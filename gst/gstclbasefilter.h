@@ -18,6 +18,7 @@
 #include "gstclcontext.h"
 #include "gstcltransfer.h"
 #include "gstclutils.h"
+#include "gstclwarmup.h"
 
 G_BEGIN_DECLS
 
@@ -67,6 +68,15 @@ gboolean gst_cl_base_filter_upstream_is_live (GstClBaseFilter * self);
 
 /* valid between start() and stop() */
 GstClContext *gst_cl_base_filter_get_context (GstClBaseFilter * self);
+/* The stream's warm-up worker (gstclwarmup.h), for what no frame waits
+ * for yet: made at the first call after new caps (from set_info or
+ * process), started once the first frame after the caps is done (its
+ * kernels finished), at once if that frame is done already or if frames
+ * do not reach process() (passthrough). Each element only queues its
+ * jobs. NULL (logged) when none can be made. The base
+ * class frees it (dropping the jobs not begun, joining the one in
+ * progress) before reset(), so jobs may use what set_info made. */
+GstClWarmup *gst_cl_base_filter_get_warmup (GstClBaseFilter * self);
 const GstVideoInfo *gst_cl_base_filter_get_in_info (GstClBaseFilter * self);
 /* The output caps' video info; NULL when the output is not video */
 const GstVideoInfo *gst_cl_base_filter_get_out_info (GstClBaseFilter * self);
@@ -100,11 +110,16 @@ GstFlowReturn gst_cl_base_filter_transform_ip (GstClBaseFilter * self,
 /* For elements that change their input on the device in transform_ip
  * (clhistogram's overlay): @buf (writable) made visible to the device for
  * reading and writing, as gst_cl_frame_map_in_place(); the caller runs
- * process() itself, reads back what it changed
+ * gst_cl_base_filter_process() itself, reads back what it changed
  * (gst_cl_frame_read_rect()) and unmaps (gst_cl_frame_unmap()). FALSE
  * with the error posted and nothing mapped on failure. */
 gboolean gst_cl_base_filter_map_in_place (GstClBaseFilter * self,
     GstBuffer * buf, GstClFrame * frame);
+/* process (self, @in, @out) on frames mapped by the caller, as transform()
+ * runs it: the first frame after new caps counts as compile work and
+ * starts the warm-up worker */
+gboolean gst_cl_base_filter_process (GstClBaseFilter * self, GstClFrame * in,
+    GstClFrame * out);
 
 /* One kernel argument: @size bytes at @value (NULL: local memory) */
 typedef struct

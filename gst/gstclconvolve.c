@@ -236,12 +236,13 @@ struct _GstClConvolve
   gsize tmp_size;
   ConvKernels kernels[2];       /* [integer]: the path in use at caps time
                                  * made then, the other at its first use */
-  GstClWarmup *warmup;          /* prepares the other paths, per caps */
+  GstClWarmup *warmup;          /* the base class's: prepares the other
+                                 * paths, per caps */
   cl_kernel first;              /* CPU: conv2d_first (see FIRST_ENV), a
                                  * program of its own, compiled at caps */
   gboolean first_integer;       /* its program's arithmetic */
   gboolean first_only;          /* FIRST_ENV=only */
-  gboolean warm_after_frame;    /* start the worker after this frame */
+  gboolean first_fits;          /* first_pays_off (frame_kernel) */
   guint first_frames;           /* frames it filtered since caps */
   guint warm_job[N_ARITH][2];   /* [arith][separable]: the warm-up job
                                  * that makes that path ready, 0 if ready */
@@ -689,8 +690,9 @@ gst_cl_convolve_reset (GstClBaseFilter * filter)
   };
   guint i;
 
-  /* first: waits for a warm-up in progress, drops the rest */
-  g_clear_pointer (&self->warmup, gst_cl_warmup_free);
+  /* (the base class joined a warm-up in progress and dropped the rest
+   * before this) */
+  self->warmup = NULL;
   memset (self->warm_job, 0, sizeof (self->warm_job));
   g_clear_pointer (&self->px_variants, g_ptr_array_unref);
   self->frame_px[0] = self->frame_px[1] = NULL;
@@ -698,7 +700,6 @@ gst_cl_convolve_reset (GstClBaseFilter * filter)
     clReleaseKernel (self->first);
   self->first = NULL;
   self->first_frames = 0;
-  self->warm_after_frame = FALSE;
   for (i = 0; i < n_kernels; i++)
     if (kernels[i])
       clReleaseKernel (kernels[i]);
@@ -941,11 +942,11 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   if (!first && !self->use_tile && !passthrough && !warm_up_now (self, arith,
           separable))
     return FALSE;
-  /* with conv2d_first the worker starts after the first frame, so that a
-   * one-frame pipeline has stopped before it would begin a build */
-  self->warm_after_frame = first && !self->first_only;
-  if (!first && !self->first_only)
-    warm_up_in_background (self, arith, passthrough ? -1 : separable, FALSE);
+  /* the worker starts after the first frame (the base class starts it), so
+   * that a one-frame pipeline has stopped before it would begin a build;
+   * with conv2d_first the current path comes first */
+  if (!self->first_only)
+    warm_up_in_background (self, arith, passthrough ? -1 : separable, first);
   /* PoCL holds every kernel launch of the process while any thread
    * compiles, so on a live stream the background work would stall frames
    * early on, and a change made before it ends would wait for it. A live
@@ -1911,8 +1912,7 @@ warm_up_in_background (GstClConvolve * self, gint arith, gint separable,
   gboolean integer = arith == ARITH_INTEGER;
   guint n;
 
-  self->warmup = gst_cl_warmup_new (gst_cl_base_filter_get_context
-      (GST_CL_BASE_FILTER (self)));
+  self->warmup = gst_cl_base_filter_get_warmup (GST_CL_BASE_FILTER (self));
   if (!self->warmup)
     return;
   if (self->use_tile && separable >= 0)
@@ -2026,7 +2026,11 @@ first_pays_off (GstClConvolve * self, const GstClConvolveKernel * k)
 }
 
 /* Whether this frame runs conv2d_first: its arithmetic's, while the
- * worker has not made the frame's path ready (never waiting for it) */
+ * worker has not made the frame's path ready (never waiting for it). The
+ * first frame that takes its path's own kernel releases conv2d_first:
+ * the frames after it never go back (a later change to a path not ready
+ * yet waits for its job). O(1) per frame: the matrix's size test is made
+ * when the matrix changes. */
 static gboolean
 first_serves_frame (GstClConvolve * self)
 {
@@ -2038,20 +2042,18 @@ first_serves_frame (GstClConvolve * self)
     ensure_first (self, k->integer);
     return TRUE;
   }
-  if (!self->first || self->first_integer != k->integer ||
-      !first_pays_off (self, k))
+  if (!self->first)
     return FALSE;
-  if (self->warm_after_frame)
-    return TRUE;
   job = self->warm_job[path_arith (self, k)]
       [takes_separable_path (self, k) ? 1 : 0];
-  if (job && !gst_cl_warmup_is_done (self->warmup, job))
+  if (self->first_integer == k->integer && self->first_fits && job &&
+      !gst_cl_warmup_is_done (self->warmup, job))
     return TRUE;
-  if (self->first_frames) {
-    GST_INFO_OBJECT (self, "conv2d_first filtered %u frames, now the "
-        "path's own kernel", self->first_frames);
-    self->first_frames = 0;
-  }
+  GST_INFO_OBJECT (self, "conv2d_first filtered %u frames, now the path's "
+      "own kernel; conv2d_first released", self->first_frames);
+  clReleaseKernel (self->first);
+  self->first = NULL;
+  self->first_frames = 0;
   return FALSE;
 }
 
@@ -2118,25 +2120,10 @@ gst_cl_convolve_process (GstClBaseFilter * filter, GstClFrame * in,
 
   if (changed && !upload_taps (self))
     return FALSE;
-  if (first_serves_frame (self)) {
-    ok = filter_frame_first (self, in, out, bval, border, chroma);
-    if (self->warm_after_frame) {
-      /* the worker's start delay from the end of this frame (the element
-       * waits for it anyway before pushing it): a one-frame pipeline has
-       * stopped by then */
-      clFinish (gst_cl_base_filter_get_context (filter)->queue);
-      self->warm_after_frame = FALSE;
-      warm_up_in_background (self, path_arith (self, self->frame_kernel),
-          takes_separable_path (self, self->frame_kernel), TRUE);
-    }
-    return ok;
-  }
-  if (self->warm_after_frame) {
-    /* (the first frame's matrix is not conv2d_first's arithmetic) */
-    self->warm_after_frame = FALSE;
-    warm_up_in_background (self, path_arith (self, self->frame_kernel),
-        takes_separable_path (self, self->frame_kernel), FALSE);
-  }
+  if (changed && self->first)
+    self->first_fits = first_pays_off (self, self->frame_kernel);
+  if (first_serves_frame (self))
+    return filter_frame_first (self, in, out, bval, border, chroma);
   wait_for_path (self, self->frame_kernel);
   ks = get_kernels (self, self->frame_kernel->integer);
   if (!ks)

@@ -162,9 +162,7 @@ struct _GstClHistogram
   guint n_passes;
   gsize max_bands;
   gsize max_items;              /* GPU: work-items in flight at most */
-  GstClWarmup *warmup;          /* CPU: compiles hist_cpu */
   gint hist_ready;              /* atomic: hist_cpu compiled, frames take it */
-  gboolean warm_after_frame;    /* CPU: start the worker after this frame */
   cl_mem result, partial;
   guint half;                   /* GPU: the half of @result this frame uses */
   gboolean result_dirty;        /* GPU: a frame failed; zero both halves */
@@ -733,35 +731,26 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   }
 }
 
-static void
-queue_warm_up (GstClHistogram * self)
-{
-  self->warm_after_frame = FALSE;
-  self->warmup = gst_cl_warmup_new (gst_cl_base_filter_get_context
-      (GST_CL_BASE_FILTER (self)));
-  if (self->warmup)
-    gst_cl_warmup_add (self->warmup, warm_job_run, self, NULL);
-}
-
-/* CPU, at caps: frames start on hist_cpu_first (quick to compile) while a
- * worker, started after the first frame, compiles hist_cpu; a live stream
- * (or FIRST_ENV=off) waits for that compile now, so that it never stalls
- * on it later (PoCL holds every launch while it compiles) */
+/* CPU, at caps: frames start on hist_cpu_first (quick to compile) while
+ * the warm-up worker, which starts after the first frame, compiles
+ * hist_cpu; a live stream (or FIRST_ENV=off) waits for that compile now,
+ * so that it never stalls on it later (PoCL holds every launch while it
+ * compiles) */
 static void
 start_warm_up (GstClHistogram * self)
 {
   const gchar *env = g_getenv (FIRST_ENV);
+  GstClWarmup *warmup;
 
   if (env && g_str_equal (env, "only"))
     return;
+  warmup = gst_cl_base_filter_get_warmup (GST_CL_BASE_FILTER (self));
+  if (!warmup)
+    return;
+  gst_cl_warmup_add (warmup, warm_job_run, self, NULL);
   if ((env && g_str_equal (env, "off")) ||
-      gst_cl_base_filter_upstream_is_live (GST_CL_BASE_FILTER (self))) {
-    queue_warm_up (self);
-    if (self->warmup)
-      gst_cl_warmup_wait_all (self->warmup);
-  } else {
-    self->warm_after_frame = TRUE;
-  }
+      gst_cl_base_filter_upstream_is_live (GST_CL_BASE_FILTER (self)))
+    gst_cl_warmup_wait_all (warmup);
 }
 
 /* The overlay blended on the device on GPUs, where the frame is already
@@ -1021,9 +1010,7 @@ gst_cl_histogram_reset (GstClBaseFilter * filter)
   GST_OBJECT_LOCK (self);
   self->configured = FALSE;
   GST_OBJECT_UNLOCK (self);
-  /* first: waits for a compile in progress (it uses the kernels) */
-  g_clear_pointer (&self->warmup, gst_cl_warmup_free);
-  self->warm_after_frame = FALSE;
+  /* (the base class joined a compile in progress before this) */
   g_atomic_int_set (&self->hist_ready, 0);
   for (i = 0; i < G_N_ELEMENTS (self->passes); i++) {
     if (self->passes[i].hist)
@@ -1207,10 +1194,6 @@ gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
       goto fail;
     self->drawn = TRUE;
   }
-  /* hist_cpu compiles on the worker, which starts after this frame (its
-   * start delay): a one-frame pipeline has stopped by then */
-  if (self->warm_after_frame)
-    queue_warm_up (self);
   self->half ^= 1;
   return TRUE;
 fail:
@@ -1455,7 +1438,7 @@ count_frame (GstClHistogram * self, GstBuffer * buf, const FrameSettings * fs)
     self->draw_with = ov;
     self->draw_bins = fs->bins;
   }
-  ok = gst_cl_histogram_process (filter, &self->draw_frame, NULL);
+  ok = gst_cl_base_filter_process (filter, &self->draw_frame, NULL);
   self->draw_with = NULL;
   return ok;
 }

@@ -126,8 +126,6 @@ struct _GstClIntegral
   gsize out_size;
   guint n_bands;
   cl_int16 band_start;          /* CPU: first row of band b, then height */
-  GstClWarmup *warmup;          /* CPU: compiles the fast kernels */
-  gboolean warm_after_frame;    /* CPU: start it after the first frame */
   gint fast_ready;              /* atomic: every plane's fast kernel compiled */
   gboolean box_mean;
   cl_kernel box_kernel;
@@ -1041,46 +1039,36 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   if (mem)
     clReleaseMemObject (mem);
   if (err == CL_SUCCESS) {
-    GST_INFO_OBJECT (self, "fast CPU kernels compiled");
     g_atomic_int_set (&self->fast_ready, 1);
+    /* (after the flag: tests take this line as the switch) */
+    GST_INFO_OBJECT (self, "fast CPU kernels compiled");
   } else
     GST_WARNING_OBJECT (self, "background compile of the CPU kernels "
         "failed (%s): frames keep the first-frame kernels",
         gst_cl_error_name (err));
 }
 
-static void
-queue_warm_up (GstClIntegral * self)
-{
-  self->warm_after_frame = FALSE;
-  self->warmup = gst_cl_warmup_new (gst_cl_base_filter_get_context
-      (GST_CL_BASE_FILTER (self)));
-  if (self->warmup)
-    gst_cl_warmup_add (self->warmup, warm_job_run, self, NULL);
-}
-
-/* CPU, at caps: live streams (and GST_CL_INTEGRAL_VARIANT=cpu or wait) wait
- * for the fast kernels' compile now, so they never stall on it later;
- * others queue it after their first frame (a one-frame pipeline never pays
- * for it).
- * Always TRUE: without a worker the frames keep the first-frame kernels. */
+/* CPU, at caps: the fast kernels compile on the warm-up worker, which
+ * starts after the first frame (a one-frame pipeline never pays for it);
+ * live streams (and GST_CL_INTEGRAL_VARIANT=cpu or wait) wait for it now,
+ * so they never stall on it later. Always TRUE: without a worker the frames
+ * keep the first-frame kernels. */
 static gboolean
 start_warm_up (GstClIntegral * self)
 {
-  GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   const gchar *variant = g_getenv (VARIANT_ENV);
+  GstClWarmup *warmup;
 
   if (variant && g_str_equal (variant, "cpu-first"))
     return TRUE;
+  warmup = gst_cl_base_filter_get_warmup (GST_CL_BASE_FILTER (self));
+  if (!warmup)
+    return TRUE;
+  gst_cl_warmup_add (warmup, warm_job_run, self, NULL);
   if ((variant && (g_str_equal (variant, "cpu") ||
               g_str_equal (variant, "wait"))) ||
-      gst_cl_base_filter_upstream_is_live (base)) {
-    queue_warm_up (self);
-    if (self->warmup)
-      gst_cl_warmup_wait_all (self->warmup);
-  } else {
-    self->warm_after_frame = TRUE;
-  }
+      gst_cl_base_filter_upstream_is_live (GST_CL_BASE_FILTER (self)))
+    gst_cl_warmup_wait_all (warmup);
   return TRUE;
 }
 
@@ -1264,10 +1252,9 @@ gst_cl_integral_reset (GstClBaseFilter * base)
   GstClIntegral *self = GST_CL_INTEGRAL (base);
   guint i;
 
-  /* joins a compile in progress, which uses the planes' fast kernels */
-  g_clear_pointer (&self->warmup, gst_cl_warmup_free);
+  /* (the base class joined a compile in progress, which uses the planes'
+   * fast kernels, before this) */
   self->fast_ready = 0;
-  self->warm_after_frame = FALSE;
   for (i = 0; i < MAX_PLANES; i++) {
     IntegralPlane *p = &self->plane[i];
     if (p->k1)
@@ -1426,14 +1413,6 @@ gst_cl_integral_process (GstClBaseFilter * base, GstClFrame * in,
     for (i = 0; i < self->n_planes; i++)
       if (!enqueue_plane (self, &self->plane[i], in, out->mem))
         return FALSE;
-  }
-  /* the fast CPU kernels compile on the warm-up worker, which starts its
-   * delay once this frame is done (first launch and all): a one-frame
-   * pipeline has stopped by then */
-  if (self->warm_after_frame) {
-    clFinish (gst_cl_base_filter_get_context (GST_CL_BASE_FILTER (self))->
-        queue);
-    queue_warm_up (self);
   }
   return TRUE;
 }

@@ -9,10 +9,11 @@
 
 #define GST_CAT_DEFAULT gst_cl_debug
 
-/* The worker starts its first job this long after it is made: a pipeline
- * that stops right after its first frame (a one-shot gst-launch-1.0) then
- * never waits at stop for a compile it will not use, while a running
- * stream still has its other paths ready within about a second. */
+/* The worker starts its first job this long after it is made (deferred:
+ * started): a pipeline that stops right after its first frame (a one-shot
+ * gst-launch-1.0) then never waits at stop for a compile it will not use,
+ * while a running stream still has its other paths ready within about a
+ * second. */
 #define START_DELAY_US (250 * G_TIME_SPAN_MILLISECOND)
 
 typedef struct
@@ -20,6 +21,7 @@ typedef struct
   GstClWarmupFunc func;
   gpointer data;
   GDestroyNotify notify;
+  gboolean gated;               /* counted as compile work */
 } Job;
 
 struct _GstClWarmup
@@ -31,29 +33,57 @@ struct _GstClWarmup
   GCond cond;
   GQueue jobs;                  /* of Job, under @lock */
   guint added, done;            /* jobs so far, under @lock */
+  gint64 start_at;              /* first job not before (monotonic µs; 0:
+                                 * deferred, not started), under @lock */
   gboolean hurry;               /* someone waits: no start delay */
+  gboolean gating;              /* started or hurried: jobs count as compile
+                                 * work (a deferred worker's only then, so
+                                 * that one whose first frame never comes
+                                 * holds up no live stream), under @lock */
   gboolean stopping;            /* under @lock */
 };
 
-/* a job counts as compile work from queued to done or dropped */
+/* a job counts as compile work from queued (a deferred worker's: from its
+ * start) to done or dropped */
 static void
 job_free (Job * job)
 {
   if (job->notify)
     job->notify (job->data);
+  if (job->gated)
+    gst_cl_compile_gate_leave ();
   g_free (job);
-  gst_cl_compile_gate_leave ();
+}
+
+/* under @lock: from now on every job counts as compile work */
+static void
+start_gating (GstClWarmup * w)
+{
+  GList *l;
+
+  if (w->gating)
+    return;
+  w->gating = TRUE;
+  for (l = w->jobs.head; l; l = l->next) {
+    Job *job = l->data;
+
+    job->gated = TRUE;
+    gst_cl_compile_gate_enter ();
+  }
 }
 
 static gpointer
 warmup_thread (gpointer data)
 {
   GstClWarmup *w = data;
-  gint64 start_at = g_get_monotonic_time () + START_DELAY_US;
 
   g_mutex_lock (&w->lock);
-  while (!w->stopping && !w->hurry
-      && g_cond_wait_until (&w->cond, &w->lock, start_at));
+  while (!w->stopping && !w->hurry) {
+    if (w->start_at == 0)
+      g_cond_wait (&w->cond, &w->lock);
+    else if (!g_cond_wait_until (&w->cond, &w->lock, w->start_at))
+      break;
+  }
   while (TRUE) {
     Job *job;
     gint64 start;
@@ -80,7 +110,7 @@ warmup_thread (gpointer data)
 }
 
 GstClWarmup *
-gst_cl_warmup_new (GstClContext * ctx)
+gst_cl_warmup_new (GstClContext * ctx, gboolean deferred)
 {
   GstClWarmup *w;
   GError *error = NULL;
@@ -99,6 +129,10 @@ gst_cl_warmup_new (GstClContext * ctx)
   g_mutex_init (&w->lock);
   g_cond_init (&w->cond);
   g_queue_init (&w->jobs);
+  if (!deferred) {
+    w->start_at = g_get_monotonic_time () + START_DELAY_US;
+    w->gating = TRUE;
+  }
   w->thread = g_thread_try_new ("clwarmup", warmup_thread, w, &error);
   if (!w->thread) {
     GST_WARNING ("no background warm-up: %s", error->message);
@@ -107,6 +141,18 @@ gst_cl_warmup_new (GstClContext * ctx)
     return NULL;
   }
   return w;
+}
+
+void
+gst_cl_warmup_start (GstClWarmup * w)
+{
+  g_mutex_lock (&w->lock);
+  if (w->start_at == 0) {
+    w->start_at = g_get_monotonic_time () + START_DELAY_US;
+    start_gating (w);
+    g_cond_broadcast (&w->cond);
+  }
+  g_mutex_unlock (&w->lock);
 }
 
 guint
@@ -119,8 +165,10 @@ gst_cl_warmup_add (GstClWarmup * w, GstClWarmupFunc func, gpointer data,
   job->func = func;
   job->data = data;
   job->notify = notify;
-  gst_cl_compile_gate_enter ();
   g_mutex_lock (&w->lock);
+  job->gated = w->gating;
+  if (job->gated)
+    gst_cl_compile_gate_enter ();
   g_queue_push_tail (&w->jobs, job);
   n = ++w->added;
   g_cond_broadcast (&w->cond);
@@ -136,6 +184,7 @@ gst_cl_warmup_wait (GstClWarmup * w, guint job)
   g_mutex_lock (&w->lock);
   if (w->done < job) {
     w->hurry = TRUE;
+    start_gating (w);
     g_cond_broadcast (&w->cond);
     while (w->done < job && !w->stopping)
       g_cond_wait (&w->cond, &w->lock);

@@ -320,22 +320,17 @@ GST_START_TEST (test_wrap_4k)
 
 GST_END_TEST;
 
-/* @in (consumed) described by @info, against ref_box_mean; @what: the
- * input, for the failure message */
+/* pushes @in (consumed) through @h_ (a box-mean element of @radius),
+ * compares the output with ref_box_mean; @what for the failure message */
 static void
-check_box_mean (GstBuffer * in, const GstVideoInfo * info, guint radius,
-    guint gpu, const gchar * what)
+check_box_mean_in (GstHarness * h_, GstBuffer * in, const GstVideoInfo * info,
+    guint radius, const gchar * what)
 {
   GstVideoFormat vf = GST_VIDEO_INFO_FORMAT (info);
   gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
-  GstHarness *h_;
   GstVideoFrame in_frame, ref_frame;
   GstBuffer *out, *ref;
 
-  set_variant (gpu);
-  h_ = gst_harness_new ("clintegral");
-  g_object_set (h_->element, "output", 1, "radius", radius, NULL);
-  gst_harness_set_src_caps (h_, test_caps_new (vf, w, h));
   ref = test_frame_new_filled (vf, w, h, TEST_LAYOUT_PACKED, 0, NULL);
   {
     GstVideoInfo ref_info;
@@ -356,12 +351,29 @@ check_box_mean (GstBuffer * in, const GstVideoInfo * info, guint radius,
     /* frame maps follow each buffer's video meta */
     gst_video_info_set_format (&ri, vf, w, h);
     fail_unless (test_frames_equal (out, ref, &ri),
-        "box-mean %s %dx%d %s radius %u %s differs",
-        gst_video_format_to_string (vf), w, h, what, radius,
-        variant_names[gpu]);
+        "box-mean %s %dx%d %s radius %u differs",
+        gst_video_format_to_string (vf), w, h, what, radius);
   }
   gst_buffer_unref (out);
   gst_buffer_unref (ref);
+}
+
+/* @in (consumed) described by @info, against ref_box_mean; @what: the
+ * input, for the failure message */
+static void
+check_box_mean (GstBuffer * in, const GstVideoInfo * info, guint radius,
+    guint gpu, const gchar * what)
+{
+  GstHarness *h_;
+  gchar *label = g_strdup_printf ("%s %s", what, variant_names[gpu]);
+
+  set_variant (gpu);
+  h_ = gst_harness_new ("clintegral");
+  g_object_set (h_->element, "output", 1, "radius", radius, NULL);
+  gst_harness_set_src_caps (h_, test_caps_new (GST_VIDEO_INFO_FORMAT (info),
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info)));
+  check_box_mean_in (h_, in, info, radius, label);
+  g_free (label);
   gst_harness_teardown (h_);
   n_cases++;
 }
@@ -811,7 +823,7 @@ GST_START_TEST (test_stream)
     gst_harness_teardown (h_);
   }
   /* the device's choice: on CPU devices the first-frame kernels, then
-   * (once the warm-up worker, queued by the first frame, has compiled
+   * (once the warm-up worker, started after the first frame, has compiled
    * them) the fast ones; teardown may join a compile in progress */
   g_unsetenv ("GST_CL_INTEGRAL_VARIANT");
   h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, 97, 61, REF_INTEGRAL_U32, 7);
@@ -822,6 +834,114 @@ GST_START_TEST (test_stream)
       g_usleep (G_USEC_PER_SEC);
   }
   gst_harness_teardown (h_);
+}
+
+GST_END_TEST;
+
+/* the clintegral log line that marks the switch to the fast CPU kernels */
+#define SWITCH_LINE "fast CPU kernels compiled"
+static gint switch_seen;        /* atomic */
+
+static void
+collect_switch (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  if (g_str_equal (gst_debug_category_get_name (category), "clintegral") &&
+      strstr (gst_debug_message_get (message), SWITCH_LINE))
+    g_atomic_int_set (&switch_seen, 1);
+}
+
+/* A non-live stream on the CPU device: the first frames through the
+ * first-frame kernels (their own program), then, once the warm-up worker
+ * has built and compiled them, the fast ones; every frame bit-exact against
+ * the reference, two after the switch. @radius < 0: an integral image of
+ * @planes, else a box mean. */
+static void
+check_first_switch (GstVideoFormat vf, gint radius, guint planes,
+    guint32 seed)
+{
+  GstElement *element = gst_element_factory_make ("clintegral", NULL);
+  GstHarness *h_;
+  /* (valgrind: the worker's build and compile take minutes) */
+  gint64 end = g_get_monotonic_time () + 600 * G_TIME_SPAN_SECOND;
+  guint n_first = 0, n_after = 0;
+  GstVideoInfo info;
+
+  g_object_set (element, "device", "cpu", NULL);
+  if (radius >= 0)
+    g_object_set (element, "output", 1, "radius", radius, NULL);
+  h_ = gst_harness_new_with_element (element, "sink", "src");
+  gst_object_unref (element);
+  /* (a harness answers the latency query as live by default) */
+  gst_harness_set_live (h_, FALSE);
+  if (radius < 0) {
+    gchar *sink = g_strdup_printf ("video/x-integral-image,format=U32,"
+        "planes=\"%s\"", planes_names[planes]);
+
+    gst_harness_set_sink_caps_str (h_, sink);
+    g_free (sink);
+  }
+  gst_harness_set_src_caps (h_, test_caps_new (vf, 161, 91));
+  g_atomic_int_set (&switch_seen, 0);
+  while (n_after < 2 && g_get_monotonic_time () < end) {
+    /* the switch seen before this frame: it runs the fast kernels */
+    gboolean after = g_atomic_int_get (&switch_seen);
+    GstBuffer *in = test_frame_new (vf, 161, 91, TEST_LAYOUT_PADDED,
+        seed + n_first + n_after, &info);
+    gchar *what = g_strdup_printf ("%s frame %u (%s)",
+        gst_video_format_to_string (vf), n_first + n_after, after ?
+        "after the switch" : "first-frame kernels");
+
+    if (radius >= 0)
+      check_box_mean_in (h_, in, &info, radius, what);
+    else
+      check_integral (h_, in, &info, REF_INTEGRAL_U32, planes, what);
+    g_free (what);
+    if (after)
+      n_after++;
+    else
+      n_first++;
+    if (!after && !test_element_on_cpu_device (h_->element)) {
+      GST_WARNING ("clintegral is not on a CPU device: not tested");
+      break;
+    }
+    if (!after)
+      g_usleep (20 * G_TIME_SPAN_MILLISECOND);
+  }
+  fail_unless (n_first > 0 || !test_element_on_cpu_device (h_->element),
+      "the first frame ran the fast kernels");
+  fail_unless (n_after == 2 || !test_element_on_cpu_device (h_->element),
+      "no switch to the fast kernels within 600 s");
+  gst_harness_teardown (h_);
+}
+
+GST_START_TEST (test_first_frame_switch)
+{
+  static gboolean added = FALSE;
+  gchar *variant = g_strdup (g_getenv ("GST_CL_INTEGRAL_VARIANT"));
+
+  if (!test_have_cl_cpu_device ()) {
+    GST_INFO ("no OpenCL CPU device: nothing to test");
+    g_free (variant);
+    return;
+  }
+  g_unsetenv ("GST_CL_INTEGRAL_VARIANT");
+  gst_debug_set_active (TRUE);
+  gst_debug_set_threshold_for_name ("clintegral", GST_LEVEL_INFO);
+  /* added once and never removed: GStreamer leaks a removed entry */
+  if (!added)
+    gst_debug_add_log_function (collect_switch, NULL, NULL);
+  added = TRUE;
+  check_first_switch (GST_VIDEO_FORMAT_GRAY8, -1, 7, 1);
+  if (!g_getenv ("GST_CL_TEST_QUICK")) {
+    check_first_switch (GST_VIDEO_FORMAT_RGBA, -1, 3, 2);
+    check_first_switch (GST_VIDEO_FORMAT_I420, 2, 0, 3);
+    check_first_switch (GST_VIDEO_FORMAT_BGRx, 1, 0, 4);
+  }
+  if (variant)
+    g_setenv ("GST_CL_INTEGRAL_VARIANT", variant, TRUE);
+  g_free (variant);
 }
 
 GST_END_TEST;
@@ -895,6 +1015,7 @@ clintegral_suite (void)
   tcase_add_test (tc, test_solid_gray);
   tcase_add_test (tc, test_box_mean);
   tcase_add_test (tc, test_box_mean_float_limit);
+  tcase_add_test (tc, test_first_frame_switch);
   tcase_add_test (tc, test_wrap_4k);
   tcase_add_test (tc, test_gpu_lookback);
   tcase_add_test (tc, test_gpu_strips);
