@@ -370,6 +370,9 @@ scan4 (__global const uchar * r0, __global const uchar * r1,
 #pragma unroll
     for (k = 0; k < 4; k++)
       m[k] = (uint) ((size_t) (o0 + k * ostride) / sizeof (OUT) % 16);
+    /* elements not on their own alignment never line up (the element's
+     * planes are, but a misaligned streaming store would fault) */
+    stream = stream && (size_t) o0 % sizeof (OUT) == 0;
     for (; stream && x + 16 <= width; x += 16) {
       ACC8 h[4];
 

@@ -234,17 +234,20 @@ GST_END_TEST;
 GST_START_TEST (test_streamed_rows)
 {
   static const gint widths[] = { 1920, 1921, 1934 };
+  /* under valgrind (GST_CL_TEST_QUICK): the 16 streamed misalignments, one
+   * wide frame */
+  gboolean quick = g_getenv ("GST_CL_TEST_QUICK") != NULL;
   GstVideoInfo info;
   guint i, k;
   gint w;
 
-  for (w = 1; w <= 48; w++)
+  for (w = quick ? 16 : 1; w <= (quick ? 31 : 48); w++)
     run_integral (GST_VIDEO_FORMAT_GRAY8, w, (w < 16 ? 13 :
             (1 << 19) / (w + 1) + 1) + w % 4, w % 4,
         w % 3 ? REF_INTEGRAL_U32 : REF_INTEGRAL_F32, REF_INTEGRAL_SUM |
         REF_INTEGRAL_COUNT, FALSE, 500 + w);
   set_variant (FALSE);
-  for (i = 0; i < G_N_ELEMENTS (widths); i++) {
+  for (i = 0; i < (quick ? 1 : G_N_ELEMENTS (widths)); i++) {
     RefIntegralFormat f = i == 1 ? REF_INTEGRAL_F32 : REF_INTEGRAL_U32;
     GstHarness *h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, widths[i],
         1081 - i, f, REF_INTEGRAL_SUM | REF_INTEGRAL_COUNT);
