@@ -223,10 +223,10 @@ load_px (__global const uchar * row, int x)
     q = p + v13; } while (0)
 
 /* the 8 columns at @x of the 4 rows, into @r, from @c02 and @c13 (the
- * rows' sums left of @x, updated) and @acc (the column sums above, the last
- * row's stored back). chunk8 and scan4 are static: only cpu_integral calls
- * them, and PoCL then leaves them out of cpu_integral_first (about 0.1 s
- * less to compile before the first frame) */
+ * rows' sums left of @x, updated) and @acc (the integral of the row above,
+ * the last row's stored back). chunk8 and scan4 are static: only
+ * cpu_integral calls them, and PoCL then leaves them out of
+ * cpu_integral_first (about 0.1 s less to compile before the first frame) */
 static void chunk8 (__global const uchar * r0, __global const uchar * r1,
     __global const uchar * r2, __global const uchar * r3, int x,
     uint8 * c02, uint8 * c13, __global ACC * acc, ACC8 * r);
