@@ -222,56 +222,187 @@ load_px (__global const uchar * row, int x)
     p += __builtin_shufflevector (d_, (ACC8) 0, 8, 8, 8, 8, 0, 1, 2, 3); \
     q = p + v13; } while (0)
 
-/* the 8 columns of the 4 rows at @x from the in-row prefixes: whole rows
- * of 8 stored. scan4 and store8 are static: only cpu_integral calls them,
- * and PoCL then leaves them out of cpu_integral_first (about 0.1 s less to
- * compile before the first frame) */
-static void store8 (ACC8 l02, ACC8 l13, ACC8 h02, ACC8 h13,
-    __global ACC * acc, __global OUT * o0, size_t ostride);
+/* the 8 columns at @x of the 4 rows, into @r, from @c02 and @c13 (the
+ * rows' sums left of @x, updated) and @acc (the integral of the row above,
+ * the last row's stored back). chunk8 and scan4 are static: only
+ * cpu_integral calls them, and PoCL then leaves them out of
+ * cpu_integral_first (about 0.1 s less to compile before the first frame) */
+static void chunk8 (__global const uchar * r0, __global const uchar * r1,
+    __global const uchar * r2, __global const uchar * r3, int x,
+    uint8 * c02, uint8 * c13, __global ACC * acc, ACC8 * r);
 
 static void
-store8 (ACC8 l02, ACC8 l13, ACC8 h02, ACC8 h13, __global ACC * acc,
-    __global OUT * o0, size_t ostride)
+chunk8 (__global const uchar * r0, __global const uchar * r1,
+    __global const uchar * r2, __global const uchar * r3, int x,
+    uint8 * c02, uint8 * c13, __global ACC * acc, ACC8 * r)
 {
+  ushort16 w02 = WORDS (r0, r2, x), w13 = WORDS (r1, r3, x);
+  uint8 l02, l13, h02, h13;
   ACC8 pl, ql, ph, qh;
 
-  COLS4 (l02, l13, vload4 (0, acc), pl, ql);
-  COLS4 (h02, h13, vload4 (1, acc), ph, qh);
-  STOREO (HALVES (pl.lo, ph.lo), o0);
-  STOREO (HALVES (ql.lo, qh.lo), o0 + ostride);
-  STOREO (HALVES (pl.hi, ph.hi), o0 + 2 * ostride);
-  STOREA (HALVES (ql.hi, qh.hi), acc);
-  STOREO (HALVES (ql.hi, qh.hi), o0 + 3 * ostride);
+  WPREFIX (w02);
+  WPREFIX (w13);
+  l02 = UNPACK (w02, 0) + *c02;
+  l13 = UNPACK (w13, 0) + *c13;
+  h02 = UNPACK (w02, 4) + *c02;
+  h13 = UNPACK (w13, 4) + *c13;
+  *c02 = __builtin_shufflevector (h02, h02, 3, 3, 3, 3, 7, 7, 7, 7);
+  *c13 = __builtin_shufflevector (h13, h13, 3, 3, 3, 3, 7, 7, 7, 7);
+  acc += x;
+  COLS4 (CONVERT (ACC8, l02), CONVERT (ACC8, l13), vload4 (0, acc), pl, ql);
+  COLS4 (CONVERT (ACC8, h02), CONVERT (ACC8, h13), vload4 (1, acc), ph, qh);
+  r[0] = HALVES (pl.lo, ph.lo);
+  r[1] = HALVES (ql.lo, qh.lo);
+  r[2] = HALVES (pl.hi, ph.hi);
+  r[3] = HALVES (ql.hi, qh.hi);
+  STOREA (r[3], acc);
 }
 
+#define OUT32_uint 1
+#define OUT32_float 1
+#if defined (__x86_64__) && defined (__AVX512VL__) && defined (__clang__) \
+    && CAT (OUT32_, OUT)
+/* x86 with AVX-512, 32-bit outputs: the rows leave in non-temporal stores.
+ * The output plane (8 MB at 1080p) is not in the caches when the next frame
+ * comes (the pool hands out another buffer), and ordinary stores read every
+ * line in before writing it: on the 2-core build machine 8 MB took 0.55-1.0
+ * ms in ordinary stores (buffers taken in turn), 0.3-0.5 ms in streaming
+ * ones, which write whole lines without reading them, but only when each
+ * line is written whole at once: 32-byte halves taking turns between the 4
+ * rows took 0.9-2.1 ms. So each row's 16 columns leave as one aligned
+ * 64-byte line; rows are W + 1 elements apart, so each is aligned
+ * differently, and its line is cut out of its last 32 elements with
+ * two-register permutes by a run-time index (vpermi2d; OpenCL's shuffle2
+ * with a run-time mask becomes scalar code in PoCL) */
+#define NT_ROWS 1
+typedef int nt_v8si __attribute__ ((__vector_size__ (32)));
+typedef union
+{
+  uint8 u;
+  nt_v8si v;
+} NtV8;
+
+/* elements idx[i] of @a then @b (0-7: a, 8-15: b) */
+static uint8 nt_perm2 (uint8 a, uint8 idx, uint8 b);
+
+static uint8
+nt_perm2 (uint8 a, uint8 idx, uint8 b)
+{
+  NtV8 x, i, y;
+
+  x.u = a;
+  i.u = idx;
+  y.u = b;
+  x.v = __builtin_ia32_vpermi2vard256 (x.v, i.v, y.v);
+  return x.u;
+}
+
+/* the aligned line of the row at @o (16 elements from o - m, m = its
+ * misalignment in elements) from its previous 16 elements (@p0, @p1) and
+ * these (@c0, @c1): elements 16 - m .. 31 - m of the 32 */
+static void nt_line (uint8 p0, uint8 p1, uint8 c0, uint8 c1, uint m,
+    __global OUT * o);
+
+static void
+nt_line (uint8 p0, uint8 p1, uint8 c0, uint8 c1, uint m, __global OUT * o)
+{
+  bool far = m > 8;
+  uint8 a = far ? p0 : p1, b = far ? p1 : c0, c = far ? c0 : c1;
+  uint8 idx = (uint8) ((far ? 16 : 8) - m) + (uint8) (0, 1, 2, 3, 4, 5, 6, 7);
+  __global uint8 *line = (__global uint8 *) (o - m);
+
+  __builtin_nontemporal_store (nt_perm2 (a, idx, b), line);
+  __builtin_nontemporal_store (nt_perm2 (b, idx, c), line + 1);
+}
+
+/* o[j] = element j of @a then @b, j in [j0, j1): ordinary stores of the
+ * parts of a row that share a line with the row before or after, which no
+ * streaming store may touch (a line in the cache written both ways costs a
+ * round trip to memory) */
+static void nt_part (uint8 a, uint8 b, uint j0, uint j1,
+    __global uint * o);
+
+static void
+nt_part (uint8 a, uint8 b, uint j0, uint j1, __global uint * o)
+{
+  uint e[16];
+  uint j;
+
+  vstore8 (a, 0, e);
+  vstore8 (b, 1, e);
+  SCALAR_LOOP
+  for (j = j0; j < j1; j++)
+    o[j] = e[j];
+}
+#endif
+
+/* Planes smaller than this (elements) are written in ordinary stores:
+ * at 640x480 (1.2 MB of U32) they still find the lines in the caches, and
+ * streaming them out cost more (0.14 against 0.10 ms per frame) */
+#define STREAM_MIN_ELEMS (1 << 19)
+
 /* the vector part of 4 rows (x from 0 in steps of 8); returns the first
- * column left, @s the rows' sums up to it */
+ * column left, @s the rows' sums up to it; @stream: streaming stores where
+ * there are */
 static int scan4 (__global const uchar * r0, __global const uchar * r1,
     __global const uchar * r2, __global const uchar * r3, int width,
-    __global ACC * acc, __global OUT * o0, size_t ostride, uint * s);
+    __global ACC * acc, __global OUT * o0, size_t ostride, bool stream,
+    uint * s);
 
 static int
 scan4 (__global const uchar * r0, __global const uchar * r1,
     __global const uchar * r2, __global const uchar * r3, int width,
-    __global ACC * acc, __global OUT * o0, size_t ostride, uint * s)
+    __global ACC * acc, __global OUT * o0, size_t ostride, bool stream,
+    uint * s)
 {
   uint8 c02 = 0, c13 = 0;
-  int x;
+  ACC8 r[4];
+  int x = 0, k;
 
-  for (x = 0; x + 8 <= width; x += 8) {
-    ushort16 w02 = WORDS (r0, r2, x), w13 = WORDS (r1, r3, x);
-    uint8 l02, l13, h02, h13;
+#ifdef NT_ROWS
+  {
+    /* 16 columns at a time; row k's line at x - m[k] streamed once its
+     * elements are there; columns before 16 - m[k] and from the last
+     * x - m[k] on in ordinary stores */
+    uint8 p0[4], p1[4];
+    uint m[4];
 
-    WPREFIX (w02);
-    WPREFIX (w13);
-    l02 = UNPACK (w02, 0) + c02;
-    l13 = UNPACK (w13, 0) + c13;
-    h02 = UNPACK (w02, 4) + c02;
-    h13 = UNPACK (w13, 4) + c13;
-    c02 = __builtin_shufflevector (h02, h02, 3, 3, 3, 3, 7, 7, 7, 7);
-    c13 = __builtin_shufflevector (h13, h13, 3, 3, 3, 3, 7, 7, 7, 7);
-    store8 (CONVERT (ACC8, l02), CONVERT (ACC8, l13), CONVERT (ACC8, h02),
-        CONVERT (ACC8, h13), acc + x, o0 + x, ostride);
+#pragma unroll
+    for (k = 0; k < 4; k++)
+      m[k] = (uint) ((size_t) (o0 + k * ostride) / sizeof (OUT) % 16);
+    /* elements not on their own alignment never line up (the element's
+     * planes are, but a misaligned streaming store would fault) */
+    stream = stream && (size_t) o0 % sizeof (OUT) == 0;
+    for (; stream && x + 16 <= width; x += 16) {
+      ACC8 h[4];
+
+      chunk8 (r0, r1, r2, r3, x, &c02, &c13, acc, r);
+      chunk8 (r0, r1, r2, r3, x + 8, &c02, &c13, acc, h);
+#pragma unroll
+      for (k = 0; k < 4; k++) {
+        __global OUT *o = o0 + k * ostride + x;
+        uint8 c0 = as_uint8 (CONVERT (CAT (OUT, 8), r[k]));
+        uint8 c1 = as_uint8 (CONVERT (CAT (OUT, 8), h[k]));
+
+        if (x > 0)
+          nt_line (p0[k], p1[k], c0, c1, m[k], o);
+        else
+          nt_part (c0, c1, 0, 16 - m[k], (__global uint *) o);
+        p0[k] = c0;
+        p1[k] = c1;
+      }
+    }
+#pragma unroll
+    for (k = 0; x > 0 && k < 4; k++)
+      nt_part (p0[k], p1[k], 16 - m[k], 16,
+          (__global uint *) (o0 + k * ostride + x - 16));
+  }
+#endif
+  for (; x + 8 <= width; x += 8) {
+    chunk8 (r0, r1, r2, r3, x, &c02, &c13, acc, r);
+#pragma unroll
+    for (k = 0; k < 4; k++)
+      STOREO (r[k], o0 + k * ostride + x);
   }
   s[0] = c02.s0;
   s[1] = c13.s0;
@@ -374,13 +505,15 @@ integral_band (__global const uchar * src, uint src_off, int src_stride,
       VT c0 = 0, c1 = 0, c2 = 0, c3 = 0;
       V (ACC) s0, s1, s2, s3, a;
 
+      SCALAR_LOOP
       for (k = 0; k < R; k++)
         STOREV ((V (OUT)) 0, 0, orow + k * ostride);
 #ifdef WORD_SCAN
       {
         uint sw[4];
 
-        x = scan4 (r0, r1, r2, r3, width, acc, o0, ostride, sw);
+        x = scan4 (r0, r1, r2, r3, width, acc, o0, ostride,
+            ostride * height >= STREAM_MIN_ELEMS, sw);
         s0 = sw[0];
         s1 = sw[1];
         s2 = sw[2];
@@ -486,6 +619,10 @@ cpu_integral (__global const uchar * src, uint src_off, int src_stride,
 {
   integral_band (src, src_off, src_stride, width, height, bands, accrow, out,
       out_off, true);
+#ifdef NT_ROWS
+  /* streaming stores are weakly ordered: drained before the kernel ends */
+  __asm__ __volatile__ ("sfence":::"memory");
+#endif
 }
 
 __kernel void

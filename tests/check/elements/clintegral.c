@@ -222,6 +222,47 @@ GST_START_TEST (test_solid_gray)
 
 GST_END_TEST;
 
+/* GRAY8 sums and counts into 32-bit outputs: on x86 CPUs the fast kernel
+ * streams the rows of planes from 2^19 elements on (STREAM_MIN_ELEMS in
+ * integral.cl) out in aligned 64-byte lines, the row's ends in ordinary
+ * stores. Widths 1-48 put every row misalignment ((W + 1) % 16) at every
+ * row of a 4-row block, rows shorter than a line and lines that start and
+ * end mid-row (tall frames from width 16 on, so that the plane is streamed;
+ * a row of 16 still is not); 1080p-wide frames run in turn through one
+ * harness, so the pool's buffers are written again and again. U32 and F32
+ * (its own accumulator width), every layout. */
+GST_START_TEST (test_streamed_rows)
+{
+  static const gint widths[] = { 1920, 1921, 1934 };
+  /* under valgrind (GST_CL_TEST_QUICK): the shortest streamed rows and one
+   * wide frame (its rows, (W + 1) % 16 = 1 apart, take every misalignment)
+   * twice */
+  gboolean quick = g_getenv ("GST_CL_TEST_QUICK") != NULL;
+  GstVideoInfo info;
+  guint i, k;
+  gint w;
+
+  for (w = quick ? 16 : 1; w <= (quick ? 18 : 48); w++)
+    run_integral (GST_VIDEO_FORMAT_GRAY8, w, (w < 16 ? 13 :
+            (1 << 19) / (w + 1) + 1) + w % 4, w % 4,
+        w % 3 ? REF_INTEGRAL_U32 : REF_INTEGRAL_F32, REF_INTEGRAL_SUM |
+        REF_INTEGRAL_COUNT, FALSE, 500 + w);
+  set_variant (FALSE);
+  for (i = 0; i < (quick ? 1 : G_N_ELEMENTS (widths)); i++) {
+    RefIntegralFormat f = i == 1 ? REF_INTEGRAL_F32 : REF_INTEGRAL_U32;
+    GstHarness *h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, widths[i],
+        1081 - i, f, REF_INTEGRAL_SUM | REF_INTEGRAL_COUNT);
+
+    for (k = 0; k < (quick ? 2 : 4); k++)
+      check_integral (h_, test_frame_new (GST_VIDEO_FORMAT_GRAY8, widths[i],
+              1081 - i, k, 600 + 10 * i + k, &info), &info, f,
+          REF_INTEGRAL_SUM | REF_INTEGRAL_COUNT, "streamed rows");
+    gst_harness_teardown (h_);
+  }
+}
+
+GST_END_TEST;
+
 /* 7681x4321: U64 with squares fits PoCL's 1 GiB allocation limit */
 GST_START_TEST (test_big_frame)
 {
@@ -1013,6 +1054,7 @@ clintegral_suite (void)
   tcase_add_test (tc, test_input_formats);
   tcase_add_test (tc, test_aligned_rows);
   tcase_add_test (tc, test_solid_gray);
+  tcase_add_test (tc, test_streamed_rows);
   tcase_add_test (tc, test_box_mean);
   tcase_add_test (tc, test_box_mean_float_limit);
   tcase_add_test (tc, test_first_frame_switch);
