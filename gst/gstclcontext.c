@@ -27,9 +27,26 @@ G_DEFINE_TYPE (GstClContext, gst_cl_context, GST_TYPE_OBJECT);
  * creating a context meanwhile crashes. */
 static GMutex runtime_lock;
 
-/* device -> GWeakRef to its shared GstClContext */
+/* device -> its shared GstClContext, kept for the life of the process: a
+ * pipeline started again (or a second one) finds its programs built, and
+ * no process pays to tear a context down at exit (PoCL frees its built-in
+ * kernel library and every program with the last context: 0.15-0.3 s).
+ * GST_CL_CONTEXT_KEEP=0 (tests of the on-disk cache): each context dies
+ * with its last user, as GWeakRef entries of the same table. */
 static GMutex shared_lock;
 static GHashTable *shared_contexts;
+
+typedef struct
+{
+  GstClContext *kept;           /* NULL with GST_CL_CONTEXT_KEEP=0 */
+  GWeakRef weak;
+} SharedEntry;
+
+static gboolean
+contexts_kept (void)
+{
+  return g_strcmp0 (g_getenv ("GST_CL_CONTEXT_KEEP"), "0") != 0;
+}
 
 static void
 gst_cl_context_finalize (GObject * object)
@@ -425,26 +442,30 @@ gst_cl_context_get_shared (const gchar * selector, GError ** error)
   cl_platform_id platform;
   cl_device_id device;
   GstClContext *ctx = NULL;
-  GWeakRef *ref;
+  SharedEntry *entry;
 
   if (!gst_cl_device_select (selector, &platform, &device, error))
     return NULL;
 
   g_mutex_lock (&shared_lock);
   if (!shared_contexts)
-    shared_contexts = g_hash_table_new_full (NULL, NULL, NULL,
-        (GDestroyNotify) g_free);
-  ref = g_hash_table_lookup (shared_contexts, device);
-  if (ref)
-    ctx = g_weak_ref_get (ref);
+    shared_contexts = g_hash_table_new (NULL, NULL);
+  entry = g_hash_table_lookup (shared_contexts, device);
+  if (!entry) {
+    entry = g_new0 (SharedEntry, 1);
+    g_weak_ref_init (&entry->weak, NULL);
+    g_hash_table_insert (shared_contexts, device, entry);
+  }
+  if (!contexts_kept ())
+    gst_clear_object (&entry->kept);    /* dies with its last user */
+  ctx = entry->kept ? gst_object_ref (entry->kept) :
+      g_weak_ref_get (&entry->weak);
   if (!ctx) {
     ctx = context_new (platform, device, NULL, error);
     if (ctx) {
-      if (!ref) {
-        ref = g_new0 (GWeakRef, 1);
-        g_hash_table_insert (shared_contexts, device, ref);
-      }
-      g_weak_ref_set (ref, ctx);
+      g_weak_ref_set (&entry->weak, ctx);
+      if (contexts_kept ())
+        entry->kept = gst_object_ref (ctx);
     }
   }
   g_mutex_unlock (&shared_lock);
