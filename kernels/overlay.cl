@@ -239,4 +239,89 @@ overlay_graph (__global uchar * frame, uint off0, int stride0, uint off1,
   blend_pixel (frame, off0, stride0, off1, stride1, off2, stride2, tab, m,
       fx, fy, rx, ry);
 }
+
+#if HIST_OVERLAY
+/* The graph drawn by histogram.cl's hist_gpu at the end of the frame's last
+ * launch (built as "overlay.cl+histogram.cl" with -DHIST_OVERLAY=1): no
+ * launch of its own. Every work-group adds its counts, then signals
+ * @arrivals; the group that arrives last computes the heights and blends
+ * the whole box. No group waits for another (a grid-wide wait would hang
+ * where groups are not all resident, as on PoCL). A plain mem_fence is
+ * work-group scope on NVIDIA (membar.cta): its own device fence there. */
+#ifdef __NV_CL_C_VERSION
+#define OVERLAY_DEVICE_FENCE() asm volatile ("membar.gl;" ::: "memory")
+#else
+#define OVERLAY_DEVICE_FENCE() mem_fence (CLK_GLOBAL_MEM_FENCE)
+#endif
+
+/* Whether the calling work-group is the launch's last to arrive (every
+ * work-item calls it after its atomics); resets @arrivals for the next
+ * frame there */
+static bool
+overlay_last_group (__global uint * arrivals, __local uint * last)
+{
+  /* this work-item's counts before its group's arrival */
+  OVERLAY_DEVICE_FENCE ();
+  barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id (0) == 0) {
+    uint n = get_num_groups (0);
+
+    *last = atomic_inc (arrivals) == n - 1;
+    if (*last)
+      atomic_xchg (arrivals, 0);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (!*last)
+    return false;
+  /* every other group's counts before ours reads them */
+  OVERLAY_DEVICE_FENCE ();
+  return true;
+}
+
+/* overlay_graph's work in one work-group of any size (a power of two): the
+ * fullest column of each channel, the heights into @params (the graph's
+ * heights slot, as the host's), then every pixel of the box */
+static void
+overlay_draw_graph (__global uchar * frame, uint off0, int stride0,
+    uint off1, int stride1, uint off2, int stride2, __global uint * params,
+    uint tab_at, int rx, int ry, int rw, int rh, __global const uint * counts,
+    uint counts_at, uint range, uint bins, uint gh, int log_scale,
+    __local ulong * most)
+{
+  __global const uint *tab = params + tab_at;
+  __global const uint *g = tab + TAB_GRAPH;
+  __global ushort *heights = (__global ushort *) params + g[8];
+  uint l = get_local_id (0), nl = get_local_size (0);
+  uint pw = g[4], n = min (g[6], (uint) MAX_CHANNELS), c, s, x;
+  uint i, npix = (uint) rw * (uint) rh;
+
+  for (c = 0; c < n; c++) {
+    __global const uint *h = counts + counts_at + (ulong) c * range;
+    ulong cmax = 0;
+
+    for (x = l; x < pw; x += nl)
+      cmax = max (cmax, column_sum (h, x, pw, bins, range));
+    most[l] = cmax;
+    barrier (CLK_LOCAL_MEM_FENCE);
+    for (s = nl / 2; s > 0; s /= 2) {
+      if (l < s)
+        most[l] = max (most[l], most[l + s]);
+      barrier (CLK_LOCAL_MEM_FENCE);
+    }
+    cmax = most[0];
+    for (x = l; x < pw; x += nl)
+      heights[c * pw + x] = column_height (column_sum (h, x, pw, bins,
+              range), cmax, gh, log_scale);
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+  /* the heights, written by the group's other work-items */
+  barrier (CLK_GLOBAL_MEM_FENCE);
+  for (i = l; i < npix; i += nl) {
+    int fx = rx + (int) (i % (uint) rw), fy = ry + (int) (i / (uint) rw);
+
+    blend_pixel (frame, off0, stride0, off1, stride1, off2, stride2, tab,
+        graph_class (g, heights, fx, fy), fx, fy, rx, ry);
+  }
+}
+#endif
 #endif
