@@ -660,7 +660,9 @@ build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
   }
 
   if (fused)
-    g_string_append (opt, " -DOVERLAY_FP64=1 -DHIST_OVERLAY=1");
+    g_string_append_printf (opt, " -DOVERLAY_FP64=1 -DHIST_OVERLAY=1 "
+        "-DOVERLAY_RESIDENT=%u",
+        gst_cl_histogram_blend_resident_groups (self->blend));
   program = gst_cl_base_filter_get_program (filter, fused ?
       "overlay.cl+histogram.cl" : "histogram.cl", opt->str);
   g_string_free (opt, TRUE);

@@ -53,7 +53,8 @@ G_STATIC_ASSERT (TAB_GRAPH + 9 <= TAB_UINTS);
 #define GRAPH_GROUP_W 16
 #define GRAPH_MAX_CHANNELS 7
 /* "0": the graph in a launch of its own (overlay_graph) even where the
- * histogram's last launch could draw it (benchmarks and tests) */
+ * histogram's last launch could draw it; "last": there, by its last
+ * work-group alone, as on CPU devices (benchmarks and tests) */
 #define FUSED_ENV "GST_CL_HISTOGRAM_OVERLAY_FUSED"
 /* hist_gpu's overlay arguments (histogram.cl, HIST_OVERLAY) */
 #define N_FUSED_ARGS 18
@@ -88,7 +89,9 @@ struct _GstClHistogramBlend
   gboolean fuses;
   cl_kernel fuse_kernel;
   guint fuse_arg;
-  cl_mem arrivals;              /* one uint, zero between frames */
+  cl_mem arrivals;              /* groups arrived (zero between frames),
+                                 * the token of the last frame drawn */
+  cl_int token;                 /* this frame's: never 0 */
   GstClHistogramOverlayBox pending[MAX_BOXES];
   guint n_pending;
   gboolean pending_direct;
@@ -178,6 +181,14 @@ gst_cl_histogram_blend_fuses (GstClHistogramBlend * blend)
   return blend->fuses;
 }
 
+guint
+gst_cl_histogram_blend_resident_groups (GstClHistogramBlend * blend)
+{
+  return gst_cl_context_is_gpu (blend->ctx) &&
+      g_strcmp0 (g_getenv (FUSED_ENV), "last") ?
+      blend->ctx->compute_units : 0;
+}
+
 /* hist_gpu's overlay arguments of box @i on @kernel, drawing or not */
 static cl_int
 set_fused_args (GstClHistogramBlend * blend, cl_kernel kernel, guint first,
@@ -225,10 +236,10 @@ gst_cl_histogram_blend_attach (GstClHistogramBlend * blend, cl_kernel kernel,
   g_return_val_if_fail (blend->fuses, FALSE);
   if (!blend->arrivals) {
     blend->arrivals = clCreateBuffer (blend->ctx->context, CL_MEM_READ_WRITE,
-        sizeof (cl_uint), NULL, &err);
+        2 * sizeof (cl_uint), NULL, &err);
     if (err == CL_SUCCESS)
       err = clEnqueueFillBuffer (blend->ctx->queue, blend->arrivals, &zero,
-          sizeof (zero), 0, sizeof (zero), 0, NULL, NULL);
+          sizeof (zero), 0, 2 * sizeof (zero), 0, NULL, NULL);
     if (!gst_cl_base_filter_check (blend->filter, err, "clCreateBuffer",
             BLEND_WHAT))
       return FALSE;
@@ -686,11 +697,12 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
   if (device_heights && blend->fuse_kernel) {
     /* the graph by the histogram's last launch, enqueued next; the rest
      * after it, in gst_cl_histogram_blend_after_counts () */
+    blend->token = blend->token == G_MAXINT32 ? 1 : blend->token + 1;
     for (i = 0; i < n_boxes; i++)
       if (boxes[i].graph && boxes[i].w > 0 && boxes[i].h > 0 &&
           !gst_cl_base_filter_check (blend->filter, set_fused_args (blend,
                   blend->fuse_kernel, blend->fuse_arg, frame, &boxes[i], i,
-                  counts_at, 1), "clSetKernelArg", BLEND_WHAT))
+                  counts_at, blend->token), "clSetKernelArg", BLEND_WHAT))
         return FALSE;
     memcpy (blend->pending, boxes, n_boxes * sizeof (boxes[0]));
     blend->n_pending = n_boxes;

@@ -24,6 +24,9 @@ gboolean gst_cl_histogram_blend_counts_heights (GstClHistogramBlend * blend);
 /* Whether the histogram's last launch should draw the graph (hist_gpu built
  * after overlay.cl with -DHIST_OVERLAY=1): no launch of its own */
 gboolean gst_cl_histogram_blend_fuses (GstClHistogramBlend * blend);
+/* How many work-groups of that launch may wait for each other (build it
+ * with -DOVERLAY_RESIDENT=that): the compute units of a GPU, 0 on CPUs */
+guint gst_cl_histogram_blend_resident_groups (GstClHistogramBlend * blend);
 /* Sets @kernel's overlay arguments, from @first_arg on, to draw nothing;
  * with @draws, @kernel (a reference taken) is the one that draws from then
  * on. FALSE with the error posted on failure. */

@@ -377,12 +377,11 @@ hist_gpu (__global const uchar * base, uint offset, int stride, int x0,
 #endif
 #if HIST_OVERLAY
   /* overlay.cl (built with this file): the frame's last launch draws the
-   * overlay's graph in its last work-group, once every count is in */
+   * overlay's graph once every count is in (@draw: the frame's token) */
   if (draw) {
-    if (overlay_last_group (arrivals, &last))
-      overlay_draw_graph ((__global uchar *) base, off0, stride0, off1,
-          stride1, off2, stride2, params, tab_at, rx, ry, rw, rh, result,
-          counts_at, RANGE, bins, gh, log_scale, most);
+    overlay_draw ((__global uchar *) base, off0, stride0, off1, stride1,
+        off2, stride2, params, tab_at, rx, ry, rw, rh, result, counts_at,
+        RANGE, bins, gh, log_scale, arrivals, (uint) draw, &last, most);
   }
 #endif
 }

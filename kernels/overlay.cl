@@ -243,15 +243,15 @@ overlay_graph (__global uchar * frame, uint off0, int stride0, uint off1,
 #if HIST_OVERLAY
 /* The graph drawn by histogram.cl's hist_gpu at the end of the frame's last
  * launch (built as "overlay.cl+histogram.cl" with -DHIST_OVERLAY=1): no
- * launch of its own. Every work-group adds its counts, then signals
- * @arrivals; the group that arrives last computes the heights and blends
- * the whole box. No group waits for another (a grid-wide wait would hang
- * where groups are not all resident, as on PoCL). A plain mem_fence is
+ * launch of its own (overlay_draw () below). A plain mem_fence is
  * work-group scope on NVIDIA (membar.cta): its own device fence there. */
 #ifdef __NV_CL_C_VERSION
 #define OVERLAY_DEVICE_FENCE() asm volatile ("membar.gl;" ::: "memory")
 #else
 #define OVERLAY_DEVICE_FENCE() mem_fence (CLK_GLOBAL_MEM_FENCE)
+#endif
+#ifndef OVERLAY_RESIDENT
+#define OVERLAY_RESIDENT 0
 #endif
 
 /* Whether the calling work-group is the launch's last to arrive (every
@@ -278,22 +278,18 @@ overlay_last_group (__global uint * arrivals, __local uint * last)
   return true;
 }
 
-/* overlay_graph's work in one work-group of any size (a power of two): the
- * fullest column of each channel, the heights into @params (the graph's
- * heights slot, as the host's), then every pixel of the box */
+/* The graph's heights computed by one work-group of any size (a power of
+ * two) into @params (the graph's heights slot, as the host's): the fullest
+ * column of each channel, then each column's height */
 static void
-overlay_draw_graph (__global uchar * frame, uint off0, int stride0,
-    uint off1, int stride1, uint off2, int stride2, __global uint * params,
-    uint tab_at, int rx, int ry, int rw, int rh, __global const uint * counts,
-    uint counts_at, uint range, uint bins, uint gh, int log_scale,
-    __local ulong * most)
+overlay_heights (__global uint * params, uint tab_at,
+    __global const uint * counts, uint counts_at, uint range, uint bins,
+    uint gh, int log_scale, __local ulong * most)
 {
-  __global const uint *tab = params + tab_at;
-  __global const uint *g = tab + TAB_GRAPH;
+  __global const uint *g = params + tab_at + TAB_GRAPH;
   __global ushort *heights = (__global ushort *) params + g[8];
   uint l = get_local_id (0), nl = get_local_size (0);
   uint pw = g[4], n = min (g[6], (uint) MAX_CHANNELS), c, s, x;
-  uint i, npix = (uint) rw * (uint) rh;
 
   for (c = 0; c < n; c++) {
     __global const uint *h = counts + counts_at + (ulong) c * range;
@@ -316,12 +312,72 @@ overlay_draw_graph (__global uchar * frame, uint off0, int stride0,
   }
   /* the heights, written by the group's other work-items */
   barrier (CLK_GLOBAL_MEM_FENCE);
-  for (i = l; i < npix; i += nl) {
+}
+
+/* Pixels @first, @first + @step, ... of the graph's box (row by row)
+ * blended, with the heights in @params */
+static void
+overlay_blend_box (__global uchar * frame, uint off0, int stride0,
+    uint off1, int stride1, uint off2, int stride2,
+    __global const uint * params, uint tab_at, int rx, int ry, int rw,
+    int rh, uint first, uint step)
+{
+  __global const uint *tab = params + tab_at;
+  __global const uint *g = tab + TAB_GRAPH;
+  __global const ushort *heights = (__global const ushort *) params + g[8];
+  uint i, npix = (uint) rw * (uint) rh;
+
+  for (i = first; i < npix; i += step) {
     int fx = rx + (int) (i % (uint) rw), fy = ry + (int) (i / (uint) rw);
 
     blend_pixel (frame, off0, stride0, off1, stride1, off2, stride2, tab,
         graph_class (g, heights, fx, fy), fx, fy, rx, ry);
   }
+}
+
+/* The graph drawn at the end of the frame's last histogram launch, by
+ * every work-item of it: the last work-group to arrive computes the
+ * heights and raises @arrivals[1] to @token (the frame's, never 0); the
+ * others wait for it, then every group blends its share of the box. With
+ * more than OVERLAY_RESIDENT work-groups (the device's compute units: one
+ * group of any size fits on each, so up to that many run at once and the
+ * wait ends; 0 on CPU devices, whose threads run groups one after the
+ * other) nobody waits: the last group draws the whole box alone. */
+static void
+overlay_draw (__global uchar * frame, uint off0, int stride0, uint off1,
+    int stride1, uint off2, int stride2, __global uint * params,
+    uint tab_at, int rx, int ry, int rw, int rh, __global const uint * counts,
+    uint counts_at, uint range, uint bins, uint gh, int log_scale,
+    __global uint * arrivals, uint token, __local uint * last,
+    __local ulong * most)
+{
+  bool all = get_num_groups (0) <= OVERLAY_RESIDENT;
+  uint l = get_local_id (0);
+
+  if (overlay_last_group (arrivals, last)) {
+    overlay_heights (params, tab_at, counts, counts_at, range, bins, gh,
+        log_scale, most);
+    if (!all) {
+      overlay_blend_box (frame, off0, stride0, off1, stride1, off2, stride2,
+          params, tab_at, rx, ry, rw, rh, l, get_local_size (0));
+      return;
+    }
+    /* every work-item's heights before the signal */
+    OVERLAY_DEVICE_FENCE ();
+    barrier (CLK_GLOBAL_MEM_FENCE);
+    if (l == 0)
+      atomic_xchg (&arrivals[1], token);
+  } else if (!all) {
+    return;
+  } else {
+    if (l == 0)
+      while (atomic_or (&arrivals[1], 0) != token);
+    barrier (CLK_LOCAL_MEM_FENCE);
+    OVERLAY_DEVICE_FENCE ();
+  }
+  overlay_blend_box (frame, off0, stride0, off1, stride1, off2, stride2,
+      params, tab_at, rx, ry, rw, rh, get_global_id (0),
+      get_global_size (0));
 }
 #endif
 #endif
