@@ -608,9 +608,6 @@ caps_is_bt709 (GstCaps * caps)
       cinfo.matrix == GST_VIDEO_COLOR_MATRIX_BT709;
 }
 
-/* hist_gpu's arguments before the overlay's (histogram.cl) */
-#define HIST_GPU_ARGS 10
-
 /* @def, or the value of the benchmark override @env (1..64) */
 static guint
 gpu_tuning (const gchar * env, guint def)
@@ -629,9 +626,6 @@ build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
   GString *opt = g_string_new (NULL);
   const GstVideoFormatInfo *f = info->finfo;
   cl_program program;
-  /* the graph drawn by the last launch: overlay.cl's code in the program */
-  gboolean fused = self->gpu && self->blend &&
-      gst_cl_histogram_blend_fuses (self->blend);
   guint k;
 
   g_string_append_printf (opt, "-DNOUT=%u -DPSTRIDE=%u -DDEPTH16=%d "
@@ -659,12 +653,7 @@ build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
     g_string_append_printf (opt, " -DNCOPY=%d", depth16 ? 1 : 4);
   }
 
-  if (fused)
-    g_string_append_printf (opt, " -DOVERLAY_FP64=1 -DHIST_OVERLAY=1 "
-        "-DOVERLAY_RESIDENT=%u",
-        gst_cl_histogram_blend_resident_groups (self->blend));
-  program = gst_cl_base_filter_get_program (filter, fused ?
-      "overlay.cl+histogram.cl" : "histogram.cl", opt->str);
+  program = gst_cl_base_filter_get_program (filter, "histogram.cl", opt->str);
   g_string_free (opt, TRUE);
   if (!program)
     return FALSE;
@@ -975,26 +964,20 @@ gst_cl_histogram_set_info (GstClBaseFilter * filter, GstCaps * incaps,
     while (pass->wg * 2 <= MIN (1024, ctx->max_work_group_size))
       pass->wg *= 2;
   }
-  /* built whether overlay is on or not: it may be switched on while
-   * playing, and no program is built in the streaming thread per frame;
-   * before the passes, whose last one may draw the graph */
-  if (use_device_blend (self, ctx) &&
-      !(self->blend = gst_cl_histogram_blend_new (filter))) {
-    gst_cl_histogram_reset (filter);
-    return FALSE;
-  }
   for (i = 0; i < self->n_passes; i++)
-    if (!build_pass (self, &self->passes[i], depth16, bt709, info) ||
-        (self->gpu && self->blend &&
-            gst_cl_histogram_blend_fuses (self->blend) &&
-            !gst_cl_histogram_blend_attach (self->blend,
-                self->passes[i].hist, HIST_GPU_ARGS,
-                i == self->n_passes - 1))) {
+    if (!build_pass (self, &self->passes[i], depth16, bt709, info)) {
       gst_cl_histogram_reset (filter);
       return FALSE;
     }
   if (!self->gpu)
     start_warm_up (self);
+  /* built whether overlay is on or not: it may be switched on while
+   * playing, and no program is built in the streaming thread per frame */
+  if (use_device_blend (self, ctx) &&
+      !(self->blend = gst_cl_histogram_blend_new (filter))) {
+    gst_cl_histogram_reset (filter);
+    return FALSE;
+  }
 
   /* buffers made once per caps: no per-frame allocation. GPU: two halves,
    * each frame counting into one and zeroing the other for the next */
@@ -1184,7 +1167,6 @@ gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
   GstClContext *ctx = gst_cl_base_filter_get_context (filter);
   gsize n = (gsize) self->n_channels * self->range, i;
   cl_int err = CL_SUCCESS;
-  gboolean fused;
 
   /* GPU: the kernels keep the next frame's half zeroed; only the first
    * frame and one after a failure need both halves cleared here */
@@ -1198,20 +1180,12 @@ gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
       return FALSE;
     self->result_dirty = FALSE;
   }
-  /* the graph drawn by the last pass's launch: its arguments first */
-  fused = self->draw_with && self->gpu &&
-      gst_cl_histogram_blend_fuses (self->blend);
-  if (fused && !draw_from_counts (self, self->half * n))
-    goto fail;
   for (i = 0; i < self->n_passes; i++)
     if (!enqueue_pass (self, &self->passes[i], frame, self->frame_roi))
       goto fail;
   /* the overlay from the counts where they are: the read below waits for
    * the histogram and the drawing together */
-  if (fused && !gst_cl_histogram_blend_after_counts (self->blend, frame,
-          gst_cl_base_filter_get_in_info (filter)))
-    goto fail;
-  if (self->draw_with && !fused && !draw_from_counts (self,
+  if (self->draw_with && !draw_from_counts (self,
           self->gpu ? self->half * n : 0))
     goto fail;
   if (self->host_merge)

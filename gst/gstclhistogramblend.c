@@ -52,12 +52,6 @@ G_STATIC_ASSERT (TAB_GRAPH + 9 <= TAB_UINTS);
 /* overlay.cl's overlay_graph: columns per work-group, most channels */
 #define GRAPH_GROUP_W 16
 #define GRAPH_MAX_CHANNELS 7
-/* "0": the graph in a launch of its own (overlay_graph) even where the
- * histogram's last launch could draw it; "last": there, by its last
- * work-group alone, as on CPU devices (benchmarks and tests) */
-#define FUSED_ENV "GST_CL_HISTOGRAM_OVERLAY_FUSED"
-/* hist_gpu's overlay arguments (histogram.cl, HIST_OVERLAY) */
-#define N_FUSED_ARGS 18
 
 struct _GstClHistogramBlend
 {
@@ -83,18 +77,6 @@ struct _GstClHistogramBlend
   guint n_rects;
   gsize back_at;
   gboolean direct;              /* the boxes were read into the frame */
-  /* the graph drawn by the histogram's last launch (fuse_kernel, its
-   * overlay arguments from fuse_arg on): the other boxes and the reads
-   * wait in @pending for gst_cl_histogram_blend_after_counts () */
-  gboolean fuses;
-  cl_kernel fuse_kernel;
-  guint fuse_arg;
-  cl_mem arrivals;              /* groups arrived (zero between frames),
-                                 * the token of the last frame drawn */
-  cl_int token;                 /* this frame's: never 0 */
-  GstClHistogramOverlayBox pending[MAX_BOXES];
-  guint n_pending;
-  gboolean pending_direct;
 };
 
 static gboolean
@@ -171,91 +153,7 @@ gst_cl_histogram_blend_new (GstClBaseFilter * filter)
   }
   blend->tables = g_new (guint32, MAX_BOXES * TAB_UINTS);
   blend->sent = g_new (guint32, MAX_BOXES * TAB_UINTS);
-  blend->fuses = blend->graph && g_strcmp0 (g_getenv (FUSED_ENV), "0");
   return blend;
-}
-
-gboolean
-gst_cl_histogram_blend_fuses (GstClHistogramBlend * blend)
-{
-  return blend->fuses;
-}
-
-guint
-gst_cl_histogram_blend_resident_groups (GstClHistogramBlend * blend)
-{
-  return gst_cl_context_is_gpu (blend->ctx) &&
-      g_strcmp0 (g_getenv (FUSED_ENV), "last") ?
-      blend->ctx->compute_units : 0;
-}
-
-/* hist_gpu's overlay arguments of box @i on @kernel, drawing or not */
-static cl_int
-set_fused_args (GstClHistogramBlend * blend, cl_kernel kernel, guint first,
-    GstClFrame * frame, const GstClHistogramOverlayBox * box, guint i,
-    cl_uint counts_at, cl_int draw)
-{
-  const GstClHistogramOverlayGraph *graph = box ? box->graph : NULL;
-  cl_uint off[3] = { 0, 0, 0 };
-  cl_int stride[3] = { 0, 0, 0 };
-  cl_uint tab_at = i * TAB_UINTS;
-  cl_int rx = box ? box->x : 0, ry = box ? box->y : 0;
-  cl_int rw = box ? box->w : 0, rh = box ? box->h : 0;
-  cl_uint bins = graph ? graph->bins : 1, gh = graph ? graph->gh : 0;
-  cl_int log_scale = graph ? graph->log : 0;
-  guint p;
-
-  for (p = 0; frame && p < MIN (frame->n_planes, 3); p++) {
-    off[p] = frame->offset[p];
-    stride[p] = frame->stride[p];
-  }
-  {
-    const GstClArg args[N_FUSED_ARGS] = { GST_CL_ARG (off[0]),
-      GST_CL_ARG (stride[0]), GST_CL_ARG (off[1]), GST_CL_ARG (stride[1]),
-      GST_CL_ARG (off[2]), GST_CL_ARG (stride[2]), GST_CL_ARG (blend->params),
-      GST_CL_ARG (tab_at), GST_CL_ARG (rx), GST_CL_ARG (ry), GST_CL_ARG (rw),
-      GST_CL_ARG (rh), GST_CL_ARG (counts_at), GST_CL_ARG (bins),
-      GST_CL_ARG (gh), GST_CL_ARG (log_scale), GST_CL_ARG (blend->arrivals),
-      GST_CL_ARG (draw)
-    };
-    cl_int err = CL_SUCCESS;
-
-    for (p = 0; p < N_FUSED_ARGS && err == CL_SUCCESS; p++)
-      err = clSetKernelArg (kernel, first + p, args[p].size, args[p].value);
-    return err;
-  }
-}
-
-gboolean
-gst_cl_histogram_blend_attach (GstClHistogramBlend * blend, cl_kernel kernel,
-    guint first_arg, gboolean draws)
-{
-  cl_int err = CL_SUCCESS;
-  const cl_uint zero = 0;
-
-  g_return_val_if_fail (blend->fuses, FALSE);
-  if (!blend->arrivals) {
-    blend->arrivals = clCreateBuffer (blend->ctx->context, CL_MEM_READ_WRITE,
-        2 * sizeof (cl_uint), NULL, &err);
-    if (err == CL_SUCCESS)
-      err = clEnqueueFillBuffer (blend->ctx->queue, blend->arrivals, &zero,
-          sizeof (zero), 0, 2 * sizeof (zero), 0, NULL, NULL);
-    if (!gst_cl_base_filter_check (blend->filter, err, "clCreateBuffer",
-            BLEND_WHAT))
-      return FALSE;
-  }
-  err = set_fused_args (blend, kernel, first_arg, NULL, NULL, 0, 0, 0);
-  if (!gst_cl_base_filter_check (blend->filter, err, "clSetKernelArg",
-          BLEND_WHAT))
-    return FALSE;
-  if (draws) {
-    if (blend->fuse_kernel)
-      clReleaseKernel (blend->fuse_kernel);
-    clRetainKernel (kernel);
-    blend->fuse_kernel = kernel;
-    blend->fuse_arg = first_arg;
-  }
-  return TRUE;
 }
 
 gboolean
@@ -291,10 +189,6 @@ gst_cl_histogram_blend_free (GstClHistogramBlend * blend)
     clReleaseKernel (blend->kernel);
   if (blend->graph)
     clReleaseKernel (blend->graph);
-  if (blend->fuse_kernel)
-    clReleaseKernel (blend->fuse_kernel);
-  if (blend->arrivals)
-    clReleaseMemObject (blend->arrivals);
   g_free (blend->tables);
   g_free (blend->sent);
   if (blend->params)
@@ -639,12 +533,6 @@ reads_into_frame (GstClHistogramBlend * blend, GstClFrame * frame)
   return n > 0;
 }
 
-static gboolean launch_and_read (GstClHistogramBlend * blend,
-    GstClFrame * frame, const GstVideoInfo * info,
-    const GstClHistogramOverlayBox * boxes, guint n_boxes,
-    gboolean device_heights, cl_mem counts, guint counts_at,
-    gboolean direct);
-
 gboolean
 gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
     GstClFrame * frame, const GstVideoInfo * info,
@@ -655,7 +543,7 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
   gboolean device_heights = graph && graph->n && !graph->heights;
   /* at most 7 channels of 16384 columns (the box's pspec limit) */
   gsize heights_bytes = graph ? (gsize) graph->n * graph->pw * 2 : 0;
-  gsize up_size, back_size = 0, params_size = blend->params_size;
+  gsize up_size, back_size = 0, at, params_size = blend->params_size;
   gboolean direct = !frame->on_device && (blend->always_direct ||
       reads_into_frame (blend, frame));
   guint i;
@@ -667,7 +555,7 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
   GST_LOG_OBJECT (blend->filter, "%u boxes blended on the device, %s, "
       "heights from the %s", n_boxes, frame->on_device ? "in device memory" :
       direct ? "read into the frame" : "read back", device_heights ?
-      (blend->fuse_kernel ? "histogram's launch" : "device") : "host");
+      "device" : "host");
   blend->n_rects = 0;
   up_size = TABLES_BYTES + (device_heights ? 0 : heights_bytes);
   for (i = 0; i < n_boxes; i++) {
@@ -693,61 +581,11 @@ gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
   if (!ensure_host (blend, blend->back_at + back_size) ||
       !upload (blend, info, boxes, n_boxes, graph))
     return FALSE;
-  blend->n_pending = 0;
-  if (device_heights && blend->fuse_kernel) {
-    /* the graph by the histogram's last launch, enqueued next; the rest
-     * after it, in gst_cl_histogram_blend_after_counts () */
-    blend->token = blend->token == G_MAXINT32 ? 1 : blend->token + 1;
-    for (i = 0; i < n_boxes; i++)
-      if (boxes[i].graph && boxes[i].w > 0 && boxes[i].h > 0 &&
-          !gst_cl_base_filter_check (blend->filter, set_fused_args (blend,
-                  blend->fuse_kernel, blend->fuse_arg, frame, &boxes[i], i,
-                  counts_at, blend->token), "clSetKernelArg", BLEND_WHAT))
-        return FALSE;
-    memcpy (blend->pending, boxes, n_boxes * sizeof (boxes[0]));
-    blend->n_pending = n_boxes;
-    blend->pending_direct = direct;
-    return TRUE;
-  }
-  return launch_and_read (blend, frame, info, boxes, n_boxes,
-      device_heights, counts, counts_at, direct);
-}
-
-gboolean
-gst_cl_histogram_blend_after_counts (GstClHistogramBlend * blend,
-    GstClFrame * frame, const GstVideoInfo * info)
-{
-  guint n = blend->n_pending;
-
-  if (!n)
-    return TRUE;
-  blend->n_pending = 0;
-  /* the next frame's launch draws only when told again */
-  if (!gst_cl_base_filter_check (blend->filter, set_fused_args (blend,
-              blend->fuse_kernel, blend->fuse_arg, NULL, NULL, 0, 0, 0),
-          "clSetKernelArg", BLEND_WHAT))
-    return FALSE;
-  return launch_and_read (blend, frame, info, blend->pending, n, TRUE, NULL,
-      0, blend->pending_direct);
-}
-
-/* The launches of @boxes (a graph with @device_heights drawn already when
- * @counts is NULL) and, for host frames, their reads */
-static gboolean
-launch_and_read (GstClHistogramBlend * blend, GstClFrame * frame,
-    const GstVideoInfo * info, const GstClHistogramOverlayBox * boxes,
-    guint n_boxes, gboolean device_heights, cl_mem counts, guint counts_at,
-    gboolean direct)
-{
-  gsize at;
-  guint i;
-
   for (i = 0; i < n_boxes; i++) {
     if (boxes[i].w <= 0 || boxes[i].h <= 0)
       continue;
     if (device_heights && boxes[i].graph) {
-      if (counts && !launch_graph (blend, frame, &boxes[i], i, counts,
-              counts_at))
+      if (!launch_graph (blend, frame, &boxes[i], i, counts, counts_at))
         return FALSE;
     } else if (!launch_box (blend, frame, &boxes[i], i)) {
       return FALSE;

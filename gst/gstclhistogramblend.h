@@ -21,18 +21,6 @@ void gst_cl_histogram_blend_free (GstClHistogramBlend * blend);
  * (it has doubles), so that a frame needs one wait */
 gboolean gst_cl_histogram_blend_counts_heights (GstClHistogramBlend * blend);
 
-/* Whether the histogram's last launch should draw the graph (hist_gpu built
- * after overlay.cl with -DHIST_OVERLAY=1): no launch of its own */
-gboolean gst_cl_histogram_blend_fuses (GstClHistogramBlend * blend);
-/* How many work-groups of that launch may wait for each other (build it
- * with -DOVERLAY_RESIDENT=that): the compute units of a GPU, 0 on CPUs */
-guint gst_cl_histogram_blend_resident_groups (GstClHistogramBlend * blend);
-/* Sets @kernel's overlay arguments, from @first_arg on, to draw nothing;
- * with @draws, @kernel (a reference taken) is the one that draws from then
- * on. FALSE with the error posted on failure. */
-gboolean gst_cl_histogram_blend_attach (GstClHistogramBlend * blend,
-    cl_kernel kernel, guint first_arg, gboolean draws);
-
 /* Enqueues the blend of @boxes, in order, into @frame (of @info, mapped
  * with gst_cl_base_filter_map_in_place()) and, for host memory, the reads
  * of the boxes' rectangles (straight into @frame when its memory is our
@@ -44,11 +32,6 @@ gboolean gst_cl_histogram_blend_boxes (GstClHistogramBlend * blend,
     GstClFrame * frame, const GstVideoInfo * info,
     const GstClHistogramOverlayBox * boxes, guint n_boxes, cl_mem counts,
     guint counts_at);
-/* With an attached kernel, gst_cl_histogram_blend_boxes () only sets its
- * arguments for the graph: call it before that kernel's launch, and this
- * after it (the other boxes' launches and the reads). */
-gboolean gst_cl_histogram_blend_after_counts (GstClHistogramBlend * blend,
-    GstClFrame * frame, const GstVideoInfo * info);
 /* Copies the rectangles read back into @frame, after waiting for them
  * unless the caller @waited for the queue since (a blocking read). */
 gboolean gst_cl_histogram_blend_finish (GstClHistogramBlend * blend,

@@ -34,20 +34,6 @@ load_source (const gchar * file, GError ** error)
 {
   const gchar *dir = g_getenv ("GST_CL_KERNEL_DIR");
   const GstClKernelSource *k;
-  const gchar *plus = strchr (file, '+');
-
-  /* "a.cl+b.cl": one program of both files, a.cl first */
-  if (plus) {
-    gchar *first = g_strndup (file, plus - file);
-    gchar *a = load_source (first, error);
-    gchar *b = a ? load_source (plus + 1, error) : NULL;
-    gchar *both = b ? g_strconcat (a, "\n", b, NULL) : NULL;
-
-    g_free (first);
-    g_free (a);
-    g_free (b);
-    return both;
-  }
 
   if (dir && *dir) {
     gchar *path = g_build_filename (dir, file, NULL), *text = NULL;

@@ -14,9 +14,6 @@
  *   NREP, WG    (GPU) local histogram replicas (a power of two),
  *               work-group size
  *   BATCH       (GPU) 16-byte chunks a work-item loads before counting them
- *   HIST_OVERLAY (GPU) 1: built after overlay.cl ("overlay.cl+histogram.cl"),
- *               hist_gpu takes the overlay's arguments and, with @draw set,
- *               draws the graph's box once all its work-groups have counted
  *
  * Output: result[out_base + k * RANGE + v] = number of samples of channel k
  * with value v. Binning to the user's bin count, mean, stddev, min and max
@@ -250,20 +247,8 @@ hist_merge (__global const uint * partial, int nbands, __global uint * result,
 __kernel void
 hist_gpu (__global const uchar * base, uint offset, int stride, int x0,
     int y0, int w, int h, __global uint * result, uint out_base,
-    uint clear_base
-#if HIST_OVERLAY
-    , uint off0, int stride0, uint off1, int stride1, uint off2, int stride2,
-    __global uint * params, uint tab_at, int rx, int ry, int rw, int rh,
-    uint counts_at, uint bins, uint gh, int log_scale,
-    __global uint * arrivals, int draw
-#endif
-    )
+    uint clear_base)
 {
-#if HIST_OVERLAY
-  /* the kernel's scope: OpenCL C 1.2 takes no __local in a block */
-  __local ulong most[WG];
-  __local uint last;
-#endif
   int lid = get_local_id (0);
   uint gs = get_global_size (0);
   uint cpr = (uint) (w + PPC - 1) / PPC;        /* chunks per row */
@@ -373,15 +358,6 @@ hist_gpu (__global const uchar * base, uint offset, int stride, int x0,
       s += lhist[i * NREP + ((r + i) & (NREP - 1))];
     if (s)
       atomic_add (&result[out_base + i], s);
-  }
-#endif
-#if HIST_OVERLAY
-  /* overlay.cl (built with this file): the frame's last launch draws the
-   * overlay's graph once every count is in (@draw: the frame's token) */
-  if (draw) {
-    overlay_draw ((__global uchar *) base, off0, stride0, off1, stride1,
-        off2, stride2, params, tab_at, rx, ry, rw, rh, result, counts_at,
-        RANGE, bins, gh, log_scale, arrivals, (uint) draw, &last, most);
   }
 #endif
 }
