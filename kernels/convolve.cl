@@ -16,7 +16,9 @@
  * -D INTEGER=0|1, -D CPU_ONLY=1 (only the strip kernels, those of CPU
  * devices: a smaller program builds faster), -D FIXED=1 (with CPU_ONLY, 8-bit
  * and float: also the fixed-point kernels, which use clang's 32-lane
- * vectors; for CPU devices only, GPU compilers refuse them), -D PX_ONLY=1
+ * vectors; for CPU devices only, GPU compilers refuse them), -D
+ * FIXED_COLOUR=1 (with FIXED, where the CPU has AVX-512 VBMI: sep_fixed's
+ * colour path, see there), -D PX_ONLY=1
  * -D PX_R=r -D PX_CH=1|4 -D PX_MASK=m (only conv2d_px<r>_<ch>, whose taps
  * with a 0 bit in m vanish at compile time; see below). The border mode (0..3: clamp, reflect-101, wrap,
  * constant) is a kernel argument, so that changing it on a running stream
@@ -1548,10 +1550,11 @@ sep_fixed_strip (__global const uchar * sbase, int sstride,
  * (32 pixels) and keeps only their 96 colour samples, as Q8 in three
  * 32-lane vectors in sample order without the pass-through ones: a quarter
  * fewer multiply-adds in both passes than sep_fixed_strip's four vectors,
- * and half the per-tap and per-row bookkeeping per sample. The tap's two
- * 64-byte loads are sorted into those lanes by one byte shuffle per vector
- * (with AVX-512 VBMI, one vpermb / vpermt2b with zeroing); the store puts
- * the samples back between the source's pass-through ones. Same lane
+ * and half the per-tap and per-row bookkeeping per sample. A tap's three
+ * 64-byte loads are sorted into those lanes by one byte shuffle each (with
+ * AVX-512 VBMI one vpermt2b against zeros; without it LLVM makes each a
+ * dozen in-lane shuffles, hence the target attribute below); the store
+ * puts the samples back between the source's pass-through ones. Same lane
  * arithmetic as sep_fixed_strip, so the same results. */
 #define COLOUR_STRIP 128
 /* byte of colour sample m (0..95) in the strip's 128, after @off (1 when
@@ -1638,8 +1641,8 @@ round_fixed (fix32_t a)
   return r > top ? top : r;
 }
 
-/* Stores the strip's 96 rounded colour sums @r at sample @sx of row @y,
- * the pass-through samples from the source */
+/* Rounds the strip's 96 colour sums @a and stores them at @drow between
+ * the pass-through samples of @srow */
 inline void
 colour_store (const fix32_t * a, int a0, __global const uchar * srow,
     __global uchar * drow)
@@ -1715,9 +1718,10 @@ sep_fixed_colour (__global const uchar * sbase, int sstride,
   }
 }
 
-/* sep_fixed_colour's two instances: constant shuffles, and the byte
- * permutes of AVX-512 VBMI (without it LLVM makes each shuffle several
- * in-lane ones) */
+/* sep_fixed_colour's two instances: constant shuffle indices, and the
+ * byte permutes of AVX-512 VBMI (PoCL may give LLVM an older CPU model;
+ * the element builds this only where the CPU has VBMI). Not inlined: a
+ * function of more target features cannot be inlined into the kernel. */
 #define COLOUR_ARGS __global const uchar * sbase, int sstride, \
     __global uchar * dbase, int dstride, int height, \
     __constant int4 * row_taps, int nrow, int rxs, \
