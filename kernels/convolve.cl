@@ -1131,7 +1131,7 @@ prefetch_row (__global const uchar * sbase, int sstride, int yy, int height,
 /* The same for output row @y (below @y1) of @n samples from @sx, with
  * intent to write (prefetchw): a store that misses holds up the stores
  * behind it until the line's owner hands it over, and sep_fixed's stores
- * go to a new page every row (1080p RGBA gaussian 7x7: about a quarter
+ * go to a new page every row (1080p RGBA gaussian 7x7: about an eighth
  * less CPU time, docs/performance.md) */
 inline void
 prefetch_out_row (__global uchar * dbase, int dstride, int y, int y1, int sx,
@@ -1605,9 +1605,8 @@ colour_row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
     /* every sample is the border value */
     fix32_t b = (fix32_t) ((ushort) (bval << 8));
 
-    for (int t = 0; t < ntaps; t++) {
+    for (int t = 0; t < ntaps; t++)
       h[0] += mul_hi32 (b, coef[t]);
-    }
     h[1] = h[2] = h[0];
     return;
   }
