@@ -1700,6 +1700,10 @@ sep_fixed_colour (__global const uchar * sbase, int sstride,
     fix32_t a[3];
 
     prefetch_row (sbase, sstride, y + ry + PREFETCH_ROWS, height, sx - rxs);
+    /* the span is up to 4 lines, prefetch_row's 3 end before its last */
+    if (y + ry + PREFETCH_ROWS < height)
+      __builtin_prefetch ((const void *) (size_t) (ROW (sbase, sstride,
+                  y + ry + PREFETCH_ROWS) + sx + COLOUR_STRIP + rxs - 1));
     prefetch_out_row (dbase, dstride, y + PREFETCH_ROWS, y1, sx,
         COLOUR_STRIP);
     colour_row_pass (sbase, sstride, map_index (y + ry, height, border), sx,
