@@ -16,7 +16,9 @@
  * -D INTEGER=0|1, -D CPU_ONLY=1 (only the strip kernels, those of CPU
  * devices: a smaller program builds faster), -D FIXED=1 (with CPU_ONLY, 8-bit
  * and float: also the fixed-point kernels, which use clang's 32-lane
- * vectors; for CPU devices only, GPU compilers refuse them), -D PX_ONLY=1
+ * vectors; for CPU devices only, GPU compilers refuse them), -D
+ * FIXED_COLOUR=1 (with FIXED, where the CPU has AVX-512 VBMI: sep_fixed's
+ * colour path, see there), -D PX_ONLY=1
  * -D PX_R=r -D PX_CH=1|4 -D PX_MASK=m (only conv2d_px<r>_<ch>, whose taps
  * with a 0 bit in m vanish at compile time; see below). The border mode (0..3: clamp, reflect-101, wrap,
  * constant) is a kernel argument, so that changing it on a running stream
@@ -1302,6 +1304,24 @@ prefetch_row (__global const uchar * sbase, int sstride, int yy, int height,
   }
 }
 
+/* The same for output row @y (below @y1) of @n samples from @sx, with
+ * intent to write (prefetchw): a store that misses holds up the stores
+ * behind it until the line's owner hands it over, and sep_fixed's stores
+ * go to a new page every row (1080p RGBA gaussian 7x7: about an eighth
+ * less CPU time, docs/performance.md) */
+inline void
+prefetch_out_row (__global uchar * dbase, int dstride, int y, int y1, int sx,
+    int n)
+{
+  if (y < y1) {
+    size_t a = (size_t) (dbase + y * dstride + sx);
+
+    for (int i = 0; i < n; i += 64)
+      __builtin_prefetch ((const void *) (a + i), 1, 3);
+    __builtin_prefetch ((const void *) (a + n - 1), 1, 3);
+  }
+}
+
 /* the high half of @a * @c (LLVM makes it one vpmulhuw) */
 inline fix32_t
 mul_hi32 (fix32_t a, fix32_t c)
@@ -1636,21 +1656,19 @@ store_fixed64_tail (fix32_t lo, fix32_t hi, int s, int n, int alpha_pos,
     drow[s + i] = (i & 3) == alpha_pos ? srow[s + i] : v[i];
 }
 
-/* The separable kernel (sep_strips' arguments, layout and launch size).
- * The taps' coefficients are broadcast once per work-item, not once per
- * row: a tap of either pass then multiplies by a vector in memory and
- * leaves the shuffle port to the unpacks. */
-__kernel void
-sep_fixed (__global const uchar * src, uint soff, int sstride,
-    __global uchar * dst, uint doff, int dstride, int width, int height,
-    int ch, int alpha_pos, __constant int4 * row_taps, int nrow, int rx,
+/* One work-item of the separable kernel: STRIP samples from sample @sx,
+ * rows [y0, y0 + SEP_ROWS). The taps' coefficients are broadcast once per
+ * work-item, not once per row: a tap of either pass then multiplies by a
+ * vector in memory and leaves the shuffle port to the unpacks. Not
+ * inlined: the colour path's edge strips call it too. */
+__attribute__ ((noinline)) void
+sep_fixed_strip (__global const uchar * sbase, int sstride,
+    __global uchar * dbase, int dstride, int width, int height, int ch,
+    int alpha_pos, __constant int4 * row_taps, int nrow, int rx,
     __constant int4 * col_taps, int ncol, int ry, int bval, int border,
-    acc_t border_row, PARAMS)
+    int sx, int y0)
 {
-  int sx = get_global_id (0) * STRIP, y0 = get_global_id (1) * SEP_ROWS;
   int rowlen = width * ch, y1 = min (y0 + SEP_ROWS, height), rxs = rx * ch;
-  __global const uchar *sbase = src + soff;
-  __global uchar *dbase = dst + doff;
   fix32_t ring[RING][2];
   fix32_t rcoef[SEP_MAX_TAPS], ccoef[SEP_MAX_TAPS];
   int roff[SEP_MAX_TAPS], cring[SEP_MAX_TAPS];
@@ -1680,6 +1698,7 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
     fix32_t a0 = init, a1 = init;
 
     prefetch_row (sbase, sstride, y + ry + PREFETCH_ROWS, height, sx - rxs);
+    prefetch_out_row (dbase, dstride, y + PREFETCH_ROWS, y1, sx, STRIP);
     row_pass_fixed (sbase, sstride, map_index (y + ry, height, border), sx,
         rowlen, rxs, rcoef, roff, nrow, cmap, bval,
         ring[(i + 2 * ry) & (RING - 1)]);
@@ -1696,6 +1715,269 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
       store_fixed64_tail (a0, a1, sx, rowlen - sx, alpha_pos,
           ROW (sbase, sstride, y), dbase + y * dstride);
   }
+}
+
+#ifndef FIXED_COLOUR
+#define FIXED_COLOUR 0
+#endif
+#if FIXED_COLOUR
+/* The colour path: 4-sample pixels whose sample 0 or 3 (@a0: 0) passes
+ * through unfiltered (alpha, x). A work-item owns COLOUR_STRIP samples
+ * (32 pixels) and keeps only their 96 colour samples, as Q8 in three
+ * 32-lane vectors in sample order without the pass-through ones: a quarter
+ * fewer multiply-adds in both passes than sep_fixed_strip's four vectors,
+ * and half the per-tap and per-row bookkeeping per sample. A tap's three
+ * 64-byte loads are sorted into those lanes by one byte shuffle each (with
+ * AVX-512 VBMI one vpermt2b against zeros; without it LLVM makes each a
+ * dozen in-lane shuffles, hence the target attribute below); the store
+ * puts the samples back between the source's pass-through ones. Same lane
+ * arithmetic as sep_fixed_strip, so the same results. */
+#define COLOUR_STRIP 128
+/* byte of colour sample m (0..95) in the strip's 128, after @off (1 when
+ * the pass-through sample is the first of the pixel) */
+#define CSRC(m, off) (4 * ((m) / 3) + (m) % 3 + (off))
+/* colour samples m... as Q8 lanes: each the high byte of a 16-bit lane
+ * beside a zero byte (index 64: the second operand) of the 64-byte load
+ * from byte @base */
+#define CQ8(m, off, base) 64, CSRC (m, off) - (base)
+#define CQ8_4(m, off, base) CQ8 (m, off, base), CQ8 (m + 1, off, base), \
+    CQ8 (m + 2, off, base), CQ8 (m + 3, off, base)
+#define CQ8_16(m, off, base) CQ8_4 (m, off, base), \
+    CQ8_4 (m + 4, off, base), CQ8_4 (m + 8, off, base), \
+    CQ8_4 (m + 12, off, base)
+#define COLOUR_Q8(v, m, off, base) __builtin_astype (__builtin_shufflevector \
+    ((v), (u8x64_t) 0, CQ8_16 (m, off, base), CQ8_16 (m + 16, off, base)), \
+    fix32_t)
+
+/* The strip's colour samples at @p (a tap's offset from the strip) as Q8
+ * in three vectors, each from one 64-byte load (colour samples 0-31 lie in
+ * bytes 0-43, 32-63 in 42-85, 64-95 in 85-127) and one byte shuffle */
+inline void
+colour_load (__global const uchar * p, int a0, fix32_t * c)
+{
+  u8x64_t v0 = LOAD64 (p), v1 = LOAD64 (p + 32), v2 = LOAD64 (p + 64);
+
+  if (a0) {
+    c[0] = COLOUR_Q8 (v0, 0, 1, 0);
+    c[1] = COLOUR_Q8 (v1, 32, 1, 32);
+    c[2] = COLOUR_Q8 (v2, 64, 1, 64);
+  } else {
+    c[0] = COLOUR_Q8 (v0, 0, 0, 0);
+    c[1] = COLOUR_Q8 (v1, 32, 0, 32);
+    c[2] = COLOUR_Q8 (v2, 64, 0, 64);
+  }
+}
+
+/* Row pass of the colour path for input row @yy (-1: the border row) */
+inline void
+colour_row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
+    int a0, const fix32_t * coef, const int *off, int ntaps, int bval,
+    fix32_t * h)
+{
+  fix32_t c[3], init = (fix32_t) ((ushort) (ntaps / 2));
+
+  h[0] = h[1] = h[2] = init;
+  if (yy < 0) {
+    /* every sample is the border value */
+    fix32_t b = (fix32_t) ((ushort) (bval << 8));
+
+    for (int t = 0; t < ntaps; t++)
+      h[0] += mul_hi32 (b, coef[t]);
+    h[1] = h[2] = h[0];
+    return;
+  }
+  for (int t = 0; t < ntaps; t++) {
+    colour_load (ROW (sbase, sstride, yy) + sx + off[t], a0, c);
+    h[0] += mul_hi32 (c[0], coef[t]);
+    h[1] += mul_hi32 (c[1], coef[t]);
+    h[2] += mul_hi32 (c[2], coef[t]);
+  }
+}
+
+/* the byte of @r ++ @s (rounded colour sums from sample @m0: their low
+ * bytes) that byte b of the strip's output takes (-1: a pass-through
+ * byte, taken from the source) */
+#define CDST(b, off, m0) (((b) & 3) == 3 * (1 - (off)) ? -1 : \
+    2 * (3 * ((b) / 4) + ((b) & 3) - (off) - (m0)))
+#define CDST4(b, off, m0) CDST (b, off, m0), CDST (b + 1, off, m0), \
+    CDST (b + 2, off, m0), CDST (b + 3, off, m0)
+#define CDST16(b, off, m0) CDST4 (b, off, m0), CDST4 (b + 4, off, m0), \
+    CDST4 (b + 8, off, m0), CDST4 (b + 12, off, m0)
+#define CDST64(b, off, m0) CDST16 (b, off, m0), CDST16 (b + 16, off, m0), \
+    CDST16 (b + 32, off, m0), CDST16 (b + 48, off, m0)
+
+/* Rounds Q8 sums (half up) to samples, as round_fixed64 */
+inline fix32_t
+round_fixed (fix32_t a)
+{
+  const fix32_t one = 1, top = 255;
+  fix32_t r = (a >> 8) + ((a >> 7) & one);
+
+  return r > top ? top : r;
+}
+
+/* Rounds the strip's 96 colour sums @a and stores them at @drow between
+ * the pass-through samples of @srow */
+inline void
+colour_store (const fix32_t * a, int a0, __global const uchar * srow,
+    __global uchar * drow)
+{
+  u8x64_t r0 = __builtin_astype (round_fixed (a[0]), u8x64_t);
+  u8x64_t r1 = __builtin_astype (round_fixed (a[1]), u8x64_t);
+  u8x64_t r2 = __builtin_astype (round_fixed (a[2]), u8x64_t);
+  const u8x64_t lane = (u8x64_t) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
+      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
+      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
+      2, 3);
+  uchar pass = a0 ? 0 : 3;
+  u8x64_t o0, o1;
+
+  /* pixels 0-15 take colour samples 0-47 (r0, r1), pixels 16-31 samples
+   * 48-95 (r1 from byte 32, r2) */
+  if (a0) {
+    o0 = __builtin_shufflevector (r0, r1, CDST64 (0, 1, 0));
+    o1 = __builtin_shufflevector (r1, r2, CDST64 (64, 1, 32));
+  } else {
+    o0 = __builtin_shufflevector (r0, r1, CDST64 (0, 0, 0));
+    o1 = __builtin_shufflevector (r1, r2, CDST64 (64, 0, 32));
+  }
+  STORE64 (lane == pass ? LOAD64 (srow) : o0, drow);
+  STORE64 (lane == pass ? LOAD64 (srow + 64) : o1, drow + 64);
+}
+
+/* A colour-path work-item (see above) whose strip and row-pass taps lie
+ * inside the row */
+__attribute__ ((always_inline)) inline void
+sep_fixed_colour (__global const uchar * sbase, int sstride,
+    __global uchar * dbase, int dstride, int height, int a0,
+    __constant int4 * row_taps, int nrow, int rxs, __constant int4 * col_taps,
+    int ncol, int ry, int bval, int border, int sx, int y0)
+{
+  int y1 = min (y0 + SEP_ROWS, height);
+  fix32_t ring[RING][3];
+  fix32_t rcoef[SEP_MAX_TAPS], ccoef[SEP_MAX_TAPS];
+  int roff[SEP_MAX_TAPS], cring[SEP_MAX_TAPS];
+  fix32_t init = (fix32_t) ((ushort) (ncol / 2));
+
+  for (int t = 0; t < nrow; t++) {
+    rcoef[t] = (fix32_t) ((ushort) row_taps[t].w);
+    roff[t] = row_taps[t].x * 4;
+  }
+  for (int t = 0; t < ncol; t++) {
+    ccoef[t] = (fix32_t) ((ushort) col_taps[t].w);
+    cring[t] = ry + col_taps[t].y;
+  }
+  for (int k = 0; k < 2 * ry; k++)
+    colour_row_pass (sbase, sstride, map_index (y0 - ry + k, height, border),
+        sx, a0, rcoef, roff, nrow, bval, ring[k & (RING - 1)]);
+
+  for (int y = y0; y < y1; y++) {
+    int i = y - y0;
+    fix32_t a[3];
+
+    prefetch_row (sbase, sstride, y + ry + PREFETCH_ROWS, height, sx - rxs);
+    /* the span is up to 4 lines, prefetch_row's 3 end before its last */
+    if (y + ry + PREFETCH_ROWS < height)
+      __builtin_prefetch ((const void *) (size_t) (ROW (sbase, sstride,
+                  y + ry + PREFETCH_ROWS) + sx + COLOUR_STRIP + rxs - 1));
+    prefetch_out_row (dbase, dstride, y + PREFETCH_ROWS, y1, sx,
+        COLOUR_STRIP);
+    colour_row_pass (sbase, sstride, map_index (y + ry, height, border), sx,
+        a0, rcoef, roff, nrow, bval, ring[(i + 2 * ry) & (RING - 1)]);
+    a[0] = a[1] = a[2] = init;
+    for (int t = 0; t < ncol; t++) {
+      int r = (i + cring[t]) & (RING - 1);
+
+      a[0] += mul_hi32 (ring[r][0], ccoef[t]);
+      a[1] += mul_hi32 (ring[r][1], ccoef[t]);
+      a[2] += mul_hi32 (ring[r][2], ccoef[t]);
+    }
+    colour_store (a, a0, ROW (sbase, sstride, y) + sx, dbase + y * dstride +
+        sx);
+  }
+}
+
+/* sep_fixed_colour's two instances: constant shuffle indices, and the
+ * byte permutes of AVX-512 VBMI (PoCL may give LLVM an older CPU model;
+ * the element builds this only where the CPU has VBMI). Not inlined: a
+ * function of more target features cannot be inlined into the kernel. */
+#define COLOUR_ARGS __global const uchar * sbase, int sstride, \
+    __global uchar * dbase, int dstride, int height, \
+    __constant int4 * row_taps, int nrow, int rxs, \
+    __constant int4 * col_taps, int ncol, int ry, int bval, int border, \
+    int sx, int y0
+#define COLOUR_CALL(a0) sep_fixed_colour (sbase, sstride, dbase, dstride, \
+    height, a0, row_taps, nrow, rxs, col_taps, ncol, ry, bval, border, sx, \
+    y0)
+__attribute__ ((noinline, target ("avx512vbmi"))) void
+sep_fixed_colour0 (COLOUR_ARGS)
+{
+  COLOUR_CALL (1);
+}
+
+__attribute__ ((noinline, target ("avx512vbmi"))) void
+sep_fixed_colour3 (COLOUR_ARGS)
+{
+  COLOUR_CALL (0);
+}
+
+/* A colour-path work-item: its strip from sep_fixed_colour, or at the
+ * row's ends (where taps leave the row) from sep_fixed_strip in two
+ * halves */
+inline void
+colour_work_item (__global const uchar * sbase, int sstride,
+    __global uchar * dbase, int dstride, int width, int height,
+    int alpha_pos, __constant int4 * row_taps, int nrow, int rx,
+    __constant int4 * col_taps, int ncol, int ry, int bval, int border,
+    int y0)
+{
+  int sx = get_global_id (0) * COLOUR_STRIP, rowlen = width * 4;
+  int rxs = rx * 4;
+
+  if (sx >= rowlen || y0 >= height)
+    return;
+  if (sx >= rxs && sx + COLOUR_STRIP + rxs <= rowlen) {
+    /* a constant a0 in each: the shuffles' indices */
+    if (alpha_pos == 0)
+      sep_fixed_colour0 (sbase, sstride, dbase, dstride, height, row_taps,
+          nrow, rxs, col_taps, ncol, ry, bval, border, sx, y0);
+    else
+      sep_fixed_colour3 (sbase, sstride, dbase, dstride, height, row_taps,
+          nrow, rxs, col_taps, ncol, ry, bval, border, sx, y0);
+    return;
+  }
+  for (int s = sx; s < sx + COLOUR_STRIP; s += STRIP)
+    sep_fixed_strip (sbase, sstride, dbase, dstride, width, height, 4,
+        alpha_pos, row_taps, nrow, rx, col_taps, ncol, ry, bval, border, s,
+        y0);
+}
+#endif /* FIXED_COLOUR */
+
+/* The separable kernel (sep_strips' arguments and layout). Built with
+ * -D FIXED_COLOUR=1 (the element's choice: the host CPU has AVX-512 VBMI),
+ * 4-sample pixels with a pass-through sample take the colour path,
+ * COLOUR_STRIP samples per work-item; other pixels, STRIP. */
+__kernel void
+sep_fixed (__global const uchar * src, uint soff, int sstride,
+    __global uchar * dst, uint doff, int dstride, int width, int height,
+    int ch, int alpha_pos, __constant int4 * row_taps, int nrow, int rx,
+    __constant int4 * col_taps, int ncol, int ry, int bval, int border,
+    acc_t border_row, PARAMS)
+{
+  int y0 = get_global_id (1) * SEP_ROWS;
+  __global const uchar *sbase = src + soff;
+  __global uchar *dbase = dst + doff;
+
+#if FIXED_COLOUR
+  if (ch == 4 && (alpha_pos == 0 || alpha_pos == 3)) {
+    colour_work_item (sbase, sstride, dbase, dstride, width, height,
+        alpha_pos, row_taps, nrow, rx, col_taps, ncol, ry, bval, border, y0);
+    return;
+  }
+#endif
+  sep_fixed_strip (sbase, sstride, dbase, dstride, width, height, ch,
+      alpha_pos, row_taps, nrow, rx, col_taps, ncol, ry, bval, border,
+      get_global_id (0) * STRIP, y0);
 }
 
 #endif /* CPU_ONLY && FIXED && !DEPTH16 && !INTEGER */
