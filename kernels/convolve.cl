@@ -622,17 +622,24 @@ px_word_sample (uint w, int n)
 
 /* Stores output pixel @x of a 4-sample row: the colour sums finished, the
  * alpha or x byte copied from the source row @srow */
-inline void
-px_store4 (__global const uchar * srow, __global uchar * drow, int x,
-    int alpha_pos, int ashift, float3 acc, PARAMS)
+inline uint
+px_pack4 (uint src, int alpha_pos, int ashift, float3 acc, PARAMS)
 {
-  uint keep = ((__global const uint *) srow)[x] & (0xffu << (8 * alpha_pos));
+  uint keep = src & (0xffu << (8 * alpha_pos));
   /* acc holds an exact integer on the integer path */
   uint p = finish ((acc_t) acc.x, PARAM_ARGS) |
       finish ((acc_t) acc.y, PARAM_ARGS) << 8 |
       finish ((acc_t) acc.z, PARAM_ARGS) << 16;
 
-  ((__global uint *) drow)[x] = (p << ashift) | keep;
+  return (p << ashift) | keep;
+}
+
+inline void
+px_store4 (__global const uchar * srow, __global uchar * drow, int x,
+    int alpha_pos, int ashift, float3 acc, PARAMS)
+{
+  ((__global uint *) drow)[x] = px_pack4 (((__global const uint *) srow)[x],
+      alpha_pos, ashift, acc, PARAM_ARGS);
 }
 
 inline void
@@ -852,18 +859,23 @@ PX_UNROLL \
 }
 
 /* conv2d_pxl<R>_4 (-D PX_LOCAL=1): matrices on 8-bit 4-sample pixels
- * through local memory. A 64x4 work-group owns a tile of 64 pixels x
- * PXL_TH rows; a work-item computes one column of PXL_ROWS of its rows.
+ * through local memory. A work-group of (64 / PXL_NX) x 4 work-items owns a
+ * tile of 64 pixels x PXL_TH rows; a work-item computes PXL_NX pixels side
+ * by side (-D PXL_NX=1, 2 or 4) of PXL_ROWS of its rows.
  * Separable matrices (PX_SEP=1): first the work-group runs the row pass of
  * the tile's PXL_TH + 2R input rows, 4 pixels at a time (three 16-byte
  * loads away from the left and right edges), into local memory, one plane
  * per colour lane; then each work-item runs the column pass from there.
  * 2-D matrices: the work-group widens the tile's input pixels (apron
- * included) into local memory once, then each work-item runs its taps from
+ * included) into local memory once (-D PXL_FILL16=1: 4 pixels per 16-byte
+ * load away from the edges), then each work-item runs its taps from
  * there. Either way each input pixel is read and widened about once per
  * tile instead of once per work-item that needs it, and a work-item keeps
- * few registers, so many more of them run at once. Sums run in conv2d_px's
- * order, so the two give the same bytes. */
+ * few registers, so many more of them run at once. With PXL_NX > 1 a
+ * work-item reads a row's NX + 2R samples of a lane as NX-float vectors
+ * (no bank conflicts) instead of NX (2R + 1) single floats: the 2-D tile's
+ * local loads per output fall from 2R + 1 to (NX + 2R) / NX per row and
+ * lane. Sums run in conv2d_px's order, so the two give the same bytes. */
 #ifndef PX_LOCAL
 #define PX_LOCAL 0
 #endif
@@ -872,12 +884,83 @@ PX_UNROLL \
 #ifndef PXL_ROWS
 #define PXL_ROWS 8              /* at most 8: local memory for R = 3 */
 #endif
+#ifndef PXL_NX
+#define PXL_NX 1
+#endif
+#ifndef PXL_FILL16
+#define PXL_FILL16 0
+#endif
 #define PXL_TH (PXL_ROWS * PXL_WY)
+#define PXL_LX (PXL_WX / PXL_NX)        /* work-items across */
+/* a local row of the 2-D tile (floats): pixels gx0 - R .. gx0 + 63 + R,
+ * padded to whole NX-float vectors */
+#define PXL_LW(R) ((PXL_WX + 2 * (R) + PXL_NX - 1) / PXL_NX * PXL_NX)
+/* NX-float vectors a work-item reads per row and lane: NX + 2R samples */
+#define PXL_NV(R) ((PXL_NX + 2 * (R) + PXL_NX - 1) / PXL_NX)
 
 /* the colour samples of a 32-bit pixel as float3 (-1 row: the border) */
 #define PXL_PIXEL(p, my) ((my) < 0 ? (float3) fbval : (float3) \
     (sample_to_float ((p) & 0xff), sample_to_float (((p) >> 8) & 0xff), \
         sample_to_float (((p) >> 16) & 0xff)))
+
+/* v[0 .. N * PXL_NX - 1] = samples PXL_NX * tx .. of local row @row of the
+ * three planes @a, N vectors per plane */
+#if PXL_NX == 4
+#define PXL_READ(a, row, v, N) \
+PX_UNROLL \
+  for (int m = 0; m < (N); m++) { \
+    float4 p0 = ((__local const float4 *) (a)[0][row])[tx + m]; \
+    float4 p1 = ((__local const float4 *) (a)[1][row])[tx + m]; \
+    float4 p2 = ((__local const float4 *) (a)[2][row])[tx + m]; \
+ \
+    v[4 * m] = (float3) (p0.x, p1.x, p2.x); \
+    v[4 * m + 1] = (float3) (p0.y, p1.y, p2.y); \
+    v[4 * m + 2] = (float3) (p0.z, p1.z, p2.z); \
+    v[4 * m + 3] = (float3) (p0.w, p1.w, p2.w); \
+  }
+#elif PXL_NX == 2
+#define PXL_READ(a, row, v, N) \
+PX_UNROLL \
+  for (int m = 0; m < (N); m++) { \
+    float2 p0 = ((__local const float2 *) (a)[0][row])[tx + m]; \
+    float2 p1 = ((__local const float2 *) (a)[1][row])[tx + m]; \
+    float2 p2 = ((__local const float2 *) (a)[2][row])[tx + m]; \
+ \
+    v[2 * m] = (float3) (p0.x, p1.x, p2.x); \
+    v[2 * m + 1] = (float3) (p0.y, p1.y, p2.y); \
+  }
+#else
+#define PXL_READ(a, row, v, N) \
+PX_UNROLL \
+  for (int m = 0; m < (N); m++) \
+    v[m] = (float3) ((a)[0][row][tx + m], (a)[1][row][tx + m], \
+        (a)[2][row][tx + m]);
+#endif
+
+/* the outputs @a[0 .. PXL_NX - 1] of pixels x0 .. of destination row
+ * @drow, alpha or x bytes from source row @srow, in one PXL_NX-word load
+ * and store */
+#if PXL_NX == 4
+#define PXL_STOREV(srow, drow, a) do { \
+    uint4 s4 = ((__global const uint4 *) (srow))[x0 / 4]; \
+ \
+    ((__global uint4 *) (drow))[x0 / 4] = (uint4) \
+        (px_pack4 (s4.x, alpha_pos, ashift, (a)[0], PARAM_ARGS), \
+        px_pack4 (s4.y, alpha_pos, ashift, (a)[1], PARAM_ARGS), \
+        px_pack4 (s4.z, alpha_pos, ashift, (a)[2], PARAM_ARGS), \
+        px_pack4 (s4.w, alpha_pos, ashift, (a)[3], PARAM_ARGS)); \
+  } while (0)
+#elif PXL_NX == 2
+#define PXL_STOREV(srow, drow, a) do { \
+    uint2 s2 = ((__global const uint2 *) (srow))[x0 / 2]; \
+ \
+    ((__global uint2 *) (drow))[x0 / 2] = (uint2) \
+        (px_pack4 (s2.x, alpha_pos, ashift, (a)[0], PARAM_ARGS), \
+        px_pack4 (s2.y, alpha_pos, ashift, (a)[1], PARAM_ARGS)); \
+  } while (0)
+#else
+#define PXL_STOREV(srow, drow, a) do { } while (0)
+#endif
 
 /* input row @rr of the tile, border-mapped (my) */
 #define PXL_ROW_START(R) \
@@ -886,11 +969,11 @@ PX_UNROLL \
     __global const uchar *row = sbase + max (my, 0) * sstride
 
 #define PXL_SEP_BODY(R) \
-  __local float hl[3][PXL_TH + 2 * R][PXL_WX]; \
+  __local float hl[3][PXL_TH + 2 * R][PXL_WX] __attribute__ ((aligned (16))); \
  \
   /* the row pass: 4 pixels of one input row per step */ \
-  for (int it = ty * PXL_WX + tx; it < (PXL_TH + 2 * R) * (PXL_WX / 4); \
-      it += PXL_WX * PXL_WY) { \
+  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_WX / 4); \
+      it += PXL_LX * PXL_WY) { \
     int rr = it / (PXL_WX / 4), q = 4 * (it % (PXL_WX / 4)), x = gx0 + q; \
     PXL_ROW_START (R); \
     float3 v[4 + 2 * R], h[4]; \
@@ -934,48 +1017,97 @@ PX_UNROLL \
   /* the column pass */ \
 PX_UNROLL \
   for (int r = 0; r < PXL_ROWS + 2 * R; r++) { \
-    float3 hv = (float3) (hl[0][j0 + r][tx], hl[1][j0 + r][tx], \
-        hl[2][j0 + r][tx]); \
+    float3 hv[PXL_NX]; \
  \
+    PXL_READ (hl, j0 + r, hv, 1) \
 PX_UNROLL \
     for (int j = 0; j < PXL_ROWS; j++) \
-      if (r - j >= 0 && r - j < K && PX_TAP (1, r - j, K)) \
-        PX_FMA (acc[j], coef.c[K + r - j], hv); \
+      if (r - j >= 0 && r - j < K && PX_TAP (1, r - j, K)) { \
+PX_UNROLL \
+        for (int i = 0; i < PXL_NX; i++) \
+          PX_FMA (acc[j][i], coef.c[K + r - j], hv[i]); \
+      } \
   }
 
-#define PXL_2D_BODY(R) \
-  __local float pl[3][PXL_TH + 2 * R][PXL_WX + 2 * R]; \
+/* widened pixel @v into column @cx of the 2-D tile's input row @rr */
+#define PXL_PUT(cx, rr, v) do { \
+    pl[0][rr][cx] = (v).x; \
+    pl[1][rr][cx] = (v).y; \
+    pl[2][rr][cx] = (v).z; \
+  } while (0)
+
+#if PXL_FILL16
+/* the tile's input pixels, apron included, 4 at a time: 16-byte units of
+ * pixels gx0 - M .. gx0 + 63 + M, M = R rounded up to 4 */
+#define PXL_MARGIN(R) (4 * (((R) + 3) / 4))
+#define PXL_FILL(R) \
+  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_WX / 4 + \
+          PXL_MARGIN (R) / 2); it += PXL_LX * PXL_WY) { \
+    int rr = it / (PXL_WX / 4 + PXL_MARGIN (R) / 2); \
+    int q = it % (PXL_WX / 4 + PXL_MARGIN (R) / 2); \
+    int xx = gx0 - PXL_MARGIN (R) + 4 * q, c0 = xx - (gx0 - R); \
+    PXL_ROW_START (R); \
+    float3 v[4]; \
  \
-  /* the tile's input pixels, apron included, widened once */ \
-  for (int it = ty * PXL_WX + tx; it < (PXL_TH + 2 * R) * (PXL_WX + 2 * R); \
-      it += PXL_WX * PXL_WY) { \
+    if (a16 && xx >= 0 && xx + 4 <= width) { \
+      uint4 t = ((__global const uint4 *) row)[xx / 4]; \
+ \
+      v[0] = PXL_PIXEL (t.s0 >> ashift, my); \
+      v[1] = PXL_PIXEL (t.s1 >> ashift, my); \
+      v[2] = PXL_PIXEL (t.s2 >> ashift, my); \
+      v[3] = PXL_PIXEL (t.s3 >> ashift, my); \
+    } else { \
+PX_UNROLL \
+      for (int i = 0; i < 4; i++) { \
+        int mx = xx + i >= 0 && xx + i < width ? xx + i : \
+            map_index (xx + i, width, border); \
+ \
+        v[i] = px_pixel4 (row, mx, my, ashift, fbval); \
+      } \
+    } \
+PX_UNROLL \
+    for (int i = 0; i < 4; i++) \
+      if (c0 + i >= 0 && c0 + i < PXL_WX + 2 * R) \
+        PXL_PUT (c0 + i, rr, v[i]); \
+  }
+#else
+/* the tile's input pixels, apron included, one at a time */
+#define PXL_FILL(R) \
+  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_WX + 2 * R); \
+      it += PXL_LX * PXL_WY) { \
     int rr = it / (PXL_WX + 2 * R), cx = it % (PXL_WX + 2 * R); \
     int xx = gx0 - R + cx; \
     int mx = xx >= 0 && xx < width ? xx : map_index (xx, width, border); \
     PXL_ROW_START (R); \
     float3 v = px_pixel4 (row, mx, my, ashift, fbval); \
  \
-    pl[0][rr][cx] = v.x; \
-    pl[1][rr][cx] = v.y; \
-    pl[2][rr][cx] = v.z; \
-  } \
+    PXL_PUT (cx, rr, v); \
+  }
+#endif
+
+#define PXL_2D_BODY(R) \
+  __local float pl[3][PXL_TH + 2 * R][PXL_LW (R)] \
+      __attribute__ ((aligned (16))); \
+ \
+  /* the tile's input pixels, apron included, widened once */ \
+  PXL_FILL (R) \
   barrier (CLK_LOCAL_MEM_FENCE); \
   /* each input row's taps into the outputs it touches */ \
 PX_UNROLL \
   for (int r = 0; r < PXL_ROWS + 2 * R; r++) { \
-    float3 v[2 * R + 1]; \
+    float3 v[PXL_NV (R) * PXL_NX]; \
  \
-PX_UNROLL \
-    for (int k = 0; k < K; k++) \
-      v[k] = (float3) (pl[0][j0 + r][tx + k], pl[1][j0 + r][tx + k], \
-          pl[2][j0 + r][tx + k]); \
+    PXL_READ (pl, j0 + r, v, PXL_NV (R)) \
 PX_UNROLL \
     for (int j = 0; j < PXL_ROWS; j++) { \
       if (r - j >= 0 && r - j < K) { \
 PX_UNROLL \
         for (int dx = 0; dx < K; dx++) \
-          if (PX_TAP (r - j, dx, K)) \
-            PX_FMA (acc[j], coef.c[(r - j) * K + dx], v[dx]); \
+          if (PX_TAP (r - j, dx, K)) { \
+PX_UNROLL \
+            for (int i = 0; i < PXL_NX; i++) \
+              PX_FMA (acc[j][i], coef.c[(r - j) * K + dx], v[i + dx]); \
+          } \
       } \
     } \
   }
@@ -987,7 +1119,7 @@ PX_UNROLL \
 #endif
 
 #define CONV2D_PXL(R) \
-__kernel __attribute__ ((reqd_work_group_size (PXL_WX, PXL_WY, 1))) void \
+__kernel __attribute__ ((reqd_work_group_size (PXL_LX, PXL_WY, 1))) void \
 conv2d_pxl##R##_4 (__global const uchar * src, uint soff, int sstride, \
     __global uchar * dst, uint doff, int dstride, int width, int height, \
     int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
@@ -995,27 +1127,39 @@ conv2d_pxl##R##_4 (__global const uchar * src, uint soff, int sstride, \
 { \
   const int K = 2 * R + 1, LANES = 3; \
   int tx = get_local_id (0), ty = get_local_id (1), j0 = ty * PXL_ROWS; \
+  int lid = ty * PXL_LX + tx; \
   int gx0 = get_group_id (0) * PXL_WX, gy0 = get_group_id (1) * PXL_TH; \
-  int x = gx0 + tx; \
+  int x0 = gx0 + PXL_NX * tx; \
   int ashift = alpha_pos == 0 ? 8 : 0; \
   int a16 = ((soff | (uint) sstride) & 15) == 0; \
   __global const uchar *sbase = src + soff; \
   float fbval = bval; \
   float hb = INTEGER ? (float) border_row : as_float (border_row); \
-  float3 acc[PXL_ROWS]; \
+  float3 acc[PXL_ROWS][PXL_NX]; \
+  /* a work-item's NX pixels in one NX-word load and store */ \
+  int vst = PXL_NX > 1 && x0 + PXL_NX <= width && ((soff | doff | \
+          (uint) sstride | (uint) dstride) & (4 * PXL_NX - 1)) == 0; \
  \
 PX_UNROLL \
   for (int j = 0; j < PXL_ROWS; j++) \
-    acc[j] = 0; \
-  PXL_BODY (R) \
-  if (x < width) { \
 PX_UNROLL \
-    for (int j = 0; j < PXL_ROWS; j++) { \
-      int y = gy0 + j0 + j; \
+    for (int i = 0; i < PXL_NX; i++) \
+      acc[j][i] = 0; \
+  PXL_BODY (R) \
+PX_UNROLL \
+  for (int j = 0; j < PXL_ROWS; j++) { \
+    int y = gy0 + j0 + j; \
  \
-      if (y < height) \
-        px_store4 (sbase + y * sstride, dst + doff + y * dstride, x, \
-            alpha_pos, ashift, acc[j], PARAM_ARGS); \
+    if (y >= height) \
+      break; \
+    if (vst) \
+      PXL_STOREV (sbase + y * sstride, dst + doff + y * dstride, acc[j]); \
+    else { \
+PX_UNROLL \
+      for (int i = 0; i < PXL_NX; i++) \
+        if (x0 + i < width) \
+          px_store4 (sbase + y * sstride, dst + doff + y * dstride, \
+              x0 + i, alpha_pos, ashift, acc[j][i], PARAM_ARGS); \
     } \
   } \
 }

@@ -172,18 +172,20 @@ check_output (GstBuffer * in, const GstVideoInfo * in_info, GstBuffer * out,
   gst_buffer_unref (expected);
 }
 
-/* One frame through a fresh element with @p */
+/* Frame @in (@info, @layout: its name in messages) through a fresh element
+ * with @p, against the reference */
 static void
-run_case (GstVideoFormat format, gint width, gint height, TestLayout layout,
-    const Params * p, guint32 seed)
+run_frame (GstBuffer * in, const GstVideoInfo * info, gint layout,
+    const Params * p)
 {
+  GstVideoFormat format = GST_VIDEO_INFO_FORMAT (info);
+  gint width = GST_VIDEO_INFO_WIDTH (info), height =
+      GST_VIDEO_INFO_HEIGHT (info);
   GstHarness *h = harness_new (format, width, height);
-  GstVideoInfo info;
-  GstBuffer *in, *out;
+  GstBuffer *out;
   gchar *what;
 
   apply_params (h->element, p);
-  in = test_frame_new (format, width, height, layout, seed, &info);
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
       GST_FLOW_OK);
   out = gst_harness_pull (h);
@@ -193,11 +195,48 @@ run_case (GstVideoFormat format, gint width, gint height, TestLayout layout,
       p->width, p->height, p->preset, border_names[p->border],
       g_getenv (VARIANT_ENV) ? " variant " : "",
       g_getenv (VARIANT_ENV) ? g_getenv (VARIANT_ENV) : "");
-  check_output (in, &info, out, p, what);
+  check_output (in, info, out, p, what);
   g_free (what);
   gst_buffer_unref (out);
-  gst_buffer_unref (in);
   gst_harness_teardown (h);
+}
+
+/* One frame through a fresh element with @p */
+static void
+run_case (GstVideoFormat format, gint width, gint height, TestLayout layout,
+    const Params * p, guint32 seed)
+{
+  GstVideoInfo info;
+  GstBuffer *in = test_frame_new (format, width, height, layout, seed, &info);
+
+  run_frame (in, &info, layout, p);
+  gst_buffer_unref (in);
+}
+
+/* The same for a frame of 4-byte pixels whose rows are padded by @pad
+ * bytes, a multiple of 4 (whole pixels: what conv2d_px and conv2d_pxl
+ * take; the test layouts pad by odd amounts) */
+static void
+run_case_word_padded (GstVideoFormat format, gint width, gint height,
+    gint pad, const Params * p, guint32 seed)
+{
+  GstVideoInfo info;
+  /* a frame pad / 4 pixels wider, described as @width pixels */
+  GstBuffer *in = test_frame_new (format, width + pad / 4, height,
+      TEST_LAYOUT_PACKED, seed, &info);
+  GstVideoMeta *meta = gst_buffer_get_video_meta (in);
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint stride[GST_VIDEO_MAX_PLANES] = { info.stride[0] };
+
+  fail_unless (meta != NULL && pad % 4 == 0);
+  gst_buffer_remove_meta (in, (GstMeta *) meta);
+  gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE, format,
+      width, height, 1, offset, stride);
+  gst_video_info_set_format (&info, format, width, height);
+  info.stride[0] = stride[0];
+  info.size = (gsize) stride[0] * height;
+  run_frame (in, &info, 100 + pad, p);
+  gst_buffer_unref (in);
 }
 
 GST_START_TEST (test_formats_layouts)
@@ -943,6 +982,62 @@ GST_START_TEST (test_px_local)
 
 GST_END_TEST;
 
+/* conv2d_pxl's shapes of several pixels per work-item and 16-byte tile
+ * fills (GST_CL_CONVOLVE_PX_LOCAL=ROWS,NX,FILL16), forced onto this device:
+ * frames of 1x1, 3x5, 641x479 and 1921x1081 pixels and two of whole
+ * 16-byte rows, packed rows and rows padded by 4 and 16 bytes, alpha first and
+ * last; 2-D (every tap and zero-pattern), separable, float and integer
+ * matrices, every border */
+GST_START_TEST (test_px_local_nx)
+{
+  static const gchar *shapes[] = { "8,2,0", "8,4,1", "5,2,1", "3,4,0",
+    "8,1,1"
+  };
+  /* width, height, row padding (bytes); the last two: rows of whole
+   * 16-byte units (the vector loads) */
+  static const gint sizes[][3] = { {1, 1, 4}, {3, 5, 0}, {641, 479, 16},
+  {1921, 1081, 4}, {130, 37, 8}, {640, 61, 16}
+  };
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_RGBA,
+    GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_BGRx
+  };
+  guint s, c;
+
+  g_setenv (VARIANT_ENV, "gpu", TRUE);
+  g_setenv (PX_WAIT_ENV, "1", TRUE);
+  px_log_start ();
+  for (s = 0; s < G_N_ELEMENTS (shapes); s++) {
+    g_setenv (PXL_ENV, shapes[s], TRUE);
+    for (c = 0; c < G_N_ELEMENTS (sizes); c++) {
+      guint n = s * G_N_ELEMENTS (sizes) + c, m = (s + c) % 4;
+      Params p;
+
+      params_init (&p);
+      if (m == 0)
+        params_preset (&p, REF_PRESET_MOTION_BLUR, 1, 0);
+      else if (m == 1)
+        params_preset (&p, REF_PRESET_GAUSSIAN, 1.0, 0);
+      else if (m == 2)
+        params_random (&p, 7, 7, TRUE, n);
+      else
+        params_random (&p, 5, 3, FALSE, n);
+      p.border = n % 4;
+      p.border_value = 37 * n % 256;
+      run_case_word_padded (fmts[n % G_N_ELEMENTS (fmts)], sizes[c][0],
+          sizes[c][1], sizes[c][2], &p, 700 + n);
+      fail_unless (px_log_holds (", local (conv2d_pxl)"),
+          "case %u (%s): not conv2d_pxl", n, shapes[s]);
+      px_log_take ("");
+    }
+  }
+  g_unsetenv (PXL_ENV);
+  px_log_stop ();
+  g_unsetenv (PX_WAIT_ENV);
+  g_unsetenv (VARIANT_ENV);
+}
+
+GST_END_TEST;
+
 /* A non-live stream on the CPU device: its first frames through
  * conv2d_first while the worker compiles the current path, then that path;
  * every frame against the reference, and for integer matrices the frames
@@ -1649,6 +1744,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_gpu_variant);
   tcase_add_test (tc, test_px_sparse);
   tcase_add_test (tc, test_px_local);
+  tcase_add_test (tc, test_px_local_nx);
   tcase_add_test (tc, test_first_frame_switch);
   tcase_add_test (tc, test_formats_layouts);
   tcase_add_test (tc, test_large_frames);
