@@ -126,16 +126,14 @@ enum
 /* conv2d_pxl ((64 / PXL_NX) x 4 work-items, tiles of 64 pixels x
  * 4 * PXL_ROWS rows) serves 8-bit 4-sample planes; GST_CL_CONVOLVE_PX_LOCAL
  * (tuning on a GPU): "0" conv2d_px instead, "sep" conv2d_pxl for separable
- * matrices only, "ROWS[,NX[,FILL16]]": PXL_ROWS (1..8), pixels per
- * work-item side by side (1, 2, 4) and 16-byte loads in the 2-D tile's
- * fill (0, 1) */
+ * matrices only, "ROWS[,NX]": PXL_ROWS (1..8) and pixels per work-item side
+ * by side (1, 2) */
 #define PXL_ENV "GST_CL_CONVOLVE_PX_LOCAL"
 #define PXL_WX 64
 #define PXL_WY 4
-#define PXL_ROWS 8
-#define PXL_MAX_ROWS 8          /* local memory: 3 planes of 38 x 72 floats */
-#define PXL_NX 1
-#define PXL_FILL16 0
+#define PXL_ROWS 4
+#define PXL_MAX_ROWS 8          /* local memory: 3 planes of 38 x 70 floats */
+#define PXL_NX 2
 /* GST_CL_CONVOLVE_FIRST: "only" (tests): every CPU-path frame runs
  * conv2d_first; "off": none does (frames wait for the current path's
  * kernel, as live streams do); otherwise a non-live stream on a CPU device
@@ -233,7 +231,6 @@ struct _GstClConvolve
   gboolean pxl_2d;              /* for 2-D matrices too, not only separable */
   gint pxl_rows;                /* its rows per work-item */
   gint pxl_nx;                  /* its pixels per work-item, side by side */
-  gboolean pxl_fill16;          /* 16-byte loads in its 2-D tile fill */
   guint64 px_mask;              /* the frame matrix's zero pattern (see
                                  * kernels/convolve.cl) */
   GPtrArray *px_variants;       /* of PxVariant, built on the warm-up
@@ -834,14 +831,12 @@ px_local_config (GstClConvolve * self)
   self->pxl_2d = !(env && g_str_equal (env, "sep"));
   self->pxl_rows = PXL_ROWS;
   self->pxl_nx = PXL_NX;
-  self->pxl_fill16 = PXL_FILL16;
   if (env && g_ascii_isdigit (env[0])) {
-    gint rows = PXL_ROWS, nx = PXL_NX, fill16 = PXL_FILL16;
+    gint rows = PXL_ROWS, nx = PXL_NX;
 
-    sscanf (env, "%d,%d,%d", &rows, &nx, &fill16);
+    sscanf (env, "%d,%d", &rows, &nx);
     self->pxl_rows = CLAMP (rows, 1, PXL_MAX_ROWS);
-    self->pxl_nx = nx >= 4 ? 4 : nx >= 2 ? 2 : 1;
-    self->pxl_fill16 = fill16 != 0;
+    self->pxl_nx = nx >= 2 ? 2 : 1;
   }
 }
 
@@ -1790,10 +1785,10 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   options = g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D PX_ONLY=1 "
       "-D PX_R=%d -D PX_CH=%d -D PX_SEP=%d -D PX_NX1=%d -D PX_NX4=%d "
       "-D PX_ROWS=%d -D PX_LOCAL=%d "
-      "-D PXL_ROWS=%d -D PXL_NX=%d -D PXL_FILL16=%d%s", self->depth16 ? 1 : 0,
+      "-D PXL_ROWS=%d -D PXL_NX=%d%s", self->depth16 ? 1 : 0,
       v->integer ? 1 : 0, v->r, v->ch, v->sep ? 1 : 0, self->px_nx1,
       self->px_nx4, self->px_rows, pxl_applies (self, v->ch, v->sep) ? 1 : 0,
-      self->pxl_rows, self->pxl_nx, self->pxl_fill16 ? 1 : 0, mask);
+      self->pxl_rows, self->pxl_nx, mask);
   program = gst_cl_context_get_program (ctx, "convolve.cl", options, NULL,
       &error);
   if (!program) {

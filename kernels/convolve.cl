@@ -861,34 +861,37 @@ PX_UNROLL \
 /* conv2d_pxl<R>_4 (-D PX_LOCAL=1): matrices on 8-bit 4-sample pixels
  * through local memory. A work-group of (64 / PXL_NX) x 4 work-items owns a
  * tile of 64 pixels x PXL_TH rows; a work-item computes PXL_NX pixels side
- * by side (-D PXL_NX=1, 2 or 4) of PXL_ROWS of its rows.
+ * by side (-D PXL_NX=1 or 2) of PXL_ROWS of its rows.
  * Separable matrices (PX_SEP=1): first the work-group runs the row pass of
  * the tile's PXL_TH + 2R input rows, 4 pixels at a time (three 16-byte
  * loads away from the left and right edges), into local memory, one plane
  * per colour lane; then each work-item runs the column pass from there.
  * 2-D matrices: the work-group widens the tile's input pixels (apron
- * included) into local memory once (-D PXL_FILL16=1: 4 pixels per 16-byte
- * load away from the edges), then each work-item runs its taps from
- * there. Either way each input pixel is read and widened about once per
- * tile instead of once per work-item that needs it, and a work-item keeps
- * few registers, so many more of them run at once. With PXL_NX > 1 a
- * work-item reads a row's NX + 2R samples of a lane as NX-float vectors
- * (no bank conflicts) instead of NX (2R + 1) single floats: the 2-D tile's
- * local loads per output fall from 2R + 1 to (NX + 2R) / NX per row and
- * lane. Sums run in conv2d_px's order, so the two give the same bytes. */
+ * included) into local memory once (4 pixels per 16-byte load away from the
+ * edges), then each work-item runs its taps from there. Either way each
+ * input pixel is read and widened about once per tile instead of once per
+ * work-item that needs it, and a work-item keeps few registers, so many
+ * more of them run at once. With PXL_NX = 2 a
+ * work-item reads a row's 2 + 2R samples of a lane as float2 (no bank
+ * conflicts) instead of 2 (2R + 1) single floats: the 2-D tile's local
+ * loads per output fall from 2R + 1 to R + 1 per row and lane, and it
+ * stores its two pixels in one 8-byte store where rows allow. Sums run in
+ * conv2d_px's order, so the two give the same bytes.
+ *
+ * H200, 4K RGBA (GST_CL_CONVOLVE_PX_LOCAL=ROWS,NX): 4 rows x 2 pixels
+ * (default) motion blur 0.057 ms, gaussian 0.061; 8 x 1 0.061 / 0.064 (the
+ * 16-byte fill; 0.069 / 0.064 without it); 8 x 2 0.059 / 0.071; 4 pixels
+ * per work-item 0.119 / 0.105. */
 #ifndef PX_LOCAL
 #define PX_LOCAL 0
 #endif
 #define PXL_WX 64
 #define PXL_WY 4
 #ifndef PXL_ROWS
-#define PXL_ROWS 8              /* at most 8: local memory for R = 3 */
+#define PXL_ROWS 4              /* at most 8: local memory for R = 3 */
 #endif
 #ifndef PXL_NX
-#define PXL_NX 1
-#endif
-#ifndef PXL_FILL16
-#define PXL_FILL16 0
+#define PXL_NX 2
 #endif
 #define PXL_TH (PXL_ROWS * PXL_WY)
 #define PXL_LX (PXL_WX / PXL_NX)        /* work-items across */
@@ -905,20 +908,7 @@ PX_UNROLL \
 
 /* v[0 .. N * PXL_NX - 1] = samples PXL_NX * tx .. of local row @row of the
  * three planes @a, N vectors per plane */
-#if PXL_NX == 4
-#define PXL_READ(a, row, v, N) \
-PX_UNROLL \
-  for (int m = 0; m < (N); m++) { \
-    float4 p0 = ((__local const float4 *) (a)[0][row])[tx + m]; \
-    float4 p1 = ((__local const float4 *) (a)[1][row])[tx + m]; \
-    float4 p2 = ((__local const float4 *) (a)[2][row])[tx + m]; \
- \
-    v[4 * m] = (float3) (p0.x, p1.x, p2.x); \
-    v[4 * m + 1] = (float3) (p0.y, p1.y, p2.y); \
-    v[4 * m + 2] = (float3) (p0.z, p1.z, p2.z); \
-    v[4 * m + 3] = (float3) (p0.w, p1.w, p2.w); \
-  }
-#elif PXL_NX == 2
+#if PXL_NX == 2
 #define PXL_READ(a, row, v, N) \
 PX_UNROLL \
   for (int m = 0; m < (N); m++) { \
@@ -940,17 +930,7 @@ PX_UNROLL \
 /* the outputs @a[0 .. PXL_NX - 1] of pixels x0 .. of destination row
  * @drow, alpha or x bytes from source row @srow, in one PXL_NX-word load
  * and store */
-#if PXL_NX == 4
-#define PXL_STOREV(srow, drow, a) do { \
-    uint4 s4 = ((__global const uint4 *) (srow))[x0 / 4]; \
- \
-    ((__global uint4 *) (drow))[x0 / 4] = (uint4) \
-        (px_pack4 (s4.x, alpha_pos, ashift, (a)[0], PARAM_ARGS), \
-        px_pack4 (s4.y, alpha_pos, ashift, (a)[1], PARAM_ARGS), \
-        px_pack4 (s4.z, alpha_pos, ashift, (a)[2], PARAM_ARGS), \
-        px_pack4 (s4.w, alpha_pos, ashift, (a)[3], PARAM_ARGS)); \
-  } while (0)
-#elif PXL_NX == 2
+#if PXL_NX == 2
 #define PXL_STOREV(srow, drow, a) do { \
     uint2 s2 = ((__global const uint2 *) (srow))[x0 / 2]; \
  \
@@ -1036,7 +1016,6 @@ PX_UNROLL \
     pl[2][rr][cx] = (v).z; \
   } while (0)
 
-#if PXL_FILL16
 /* the tile's input pixels, apron included, 4 at a time: 16-byte units of
  * pixels gx0 - M .. gx0 + 63 + M, M = R rounded up to 4 */
 #define PXL_MARGIN(R) (4 * (((R) + 3) / 4))
@@ -1070,20 +1049,6 @@ PX_UNROLL \
       if (c0 + i >= 0 && c0 + i < PXL_WX + 2 * R) \
         PXL_PUT (c0 + i, rr, v[i]); \
   }
-#else
-/* the tile's input pixels, apron included, one at a time */
-#define PXL_FILL(R) \
-  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_WX + 2 * R); \
-      it += PXL_LX * PXL_WY) { \
-    int rr = it / (PXL_WX + 2 * R), cx = it % (PXL_WX + 2 * R); \
-    int xx = gx0 - R + cx; \
-    int mx = xx >= 0 && xx < width ? xx : map_index (xx, width, border); \
-    PXL_ROW_START (R); \
-    float3 v = px_pixel4 (row, mx, my, ashift, fbval); \
- \
-    PXL_PUT (cx, rr, v); \
-  }
-#endif
 
 #define PXL_2D_BODY(R) \
   __local float pl[3][PXL_TH + 2 * R][PXL_LW (R)] \

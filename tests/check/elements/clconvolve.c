@@ -919,7 +919,7 @@ GST_START_TEST (test_px_sparse)
 GST_END_TEST;
 
 /* conv2d_pxl with 3 rows per work-item and for separable matrices only
- * (its default, 8 rows for every matrix, runs in the cases above), and
+ * (its default, 4 rows for every matrix, runs in the cases above), and
  * conv2d_px alone (GST_CL_CONVOLVE_PX_LOCAL=0),
  * forced onto this device: 4-sample planes whose rows are whole 16-byte
  * units (the vector loads) and ones whose rows are not, alpha first and
@@ -982,17 +982,15 @@ GST_START_TEST (test_px_local)
 
 GST_END_TEST;
 
-/* conv2d_pxl's shapes of several pixels per work-item and 16-byte tile
- * fills (GST_CL_CONVOLVE_PX_LOCAL=ROWS,NX,FILL16), forced onto this device:
+/* conv2d_pxl's shapes (GST_CL_CONVOLVE_PX_LOCAL=ROWS,NX; its default, 4
+ * rows of 2 pixels, is the empty string), forced onto this device:
  * frames of 1x1, 3x5, 641x479 and 1921x1081 pixels and two of whole
  * 16-byte rows, packed rows and rows padded by 4 and 16 bytes, alpha first and
  * last; 2-D (every tap and zero-pattern), separable, float and integer
  * matrices, every border */
 GST_START_TEST (test_px_local_nx)
 {
-  static const gchar *shapes[] = { "8,2,0", "8,4,1", "5,2,1", "3,4,0",
-    "8,1,1"
-  };
+  static const gchar *shapes[] = { "", "8,1", "8,2", "3,1", "1,2" };
   /* width, height, row padding (bytes); the last two: rows of whole
    * 16-byte units (the vector loads) */
   static const gint sizes[][3] = { {1, 1, 4}, {3, 5, 0}, {641, 479, 16},
@@ -1007,7 +1005,10 @@ GST_START_TEST (test_px_local_nx)
   g_setenv (PX_WAIT_ENV, "1", TRUE);
   px_log_start ();
   for (s = 0; s < G_N_ELEMENTS (shapes); s++) {
-    g_setenv (PXL_ENV, shapes[s], TRUE);
+    if (shapes[s][0])
+      g_setenv (PXL_ENV, shapes[s], TRUE);
+    else
+      g_unsetenv (PXL_ENV);
     for (c = 0; c < G_N_ELEMENTS (sizes); c++) {
       guint n = s * G_N_ELEMENTS (sizes) + c, m = (s + c) % 4;
       Params p;
