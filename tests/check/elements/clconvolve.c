@@ -918,6 +918,23 @@ GST_START_TEST (test_px_sparse)
 
 GST_END_TEST;
 
+/* The px tests' matrices, kind @m of 4: motion blur (2-D), gaussian
+ * (separable), a random 7x7 integer matrix and a random 5x3 float one
+ * (seed @n) */
+static void
+params_of_kind (Params * p, guint m, guint n)
+{
+  params_init (p);
+  if (m == 0)
+    params_preset (p, REF_PRESET_MOTION_BLUR, 1, 0);
+  else if (m == 1)
+    params_preset (p, REF_PRESET_GAUSSIAN, 1.0, 0);
+  else if (m == 2)
+    params_random (p, 7, 7, TRUE, n);
+  else
+    params_random (p, 5, 3, FALSE, n);
+}
+
 /* conv2d_pxl with 3 rows per work-item and for separable matrices only
  * (its default, 4 rows for every matrix, runs in the cases above), and
  * conv2d_px alone (GST_CL_CONVOLVE_PX_LOCAL=0),
@@ -952,15 +969,7 @@ GST_START_TEST (test_px_local)
       gboolean local;
       Params p;
 
-      params_init (&p);
-      if (m == 0)
-        params_preset (&p, REF_PRESET_MOTION_BLUR, 1, 0);
-      else if (m == 1)
-        params_preset (&p, REF_PRESET_GAUSSIAN, 1.0, 0);
-      else if (m == 2)
-        params_random (&p, 7, 7, TRUE, n);
-      else
-        params_random (&p, 5, 3, FALSE, n);
+      params_of_kind (&p, m, n);
       p.border = n % 4;
       p.border_value = 31 * c;
       run_case (format, width, height, ch == 4 ? TEST_LAYOUT_PACKED :
@@ -1013,15 +1022,7 @@ GST_START_TEST (test_px_local_nx)
       guint n = s * G_N_ELEMENTS (sizes) + c, m = (s + c) % 4;
       Params p;
 
-      params_init (&p);
-      if (m == 0)
-        params_preset (&p, REF_PRESET_MOTION_BLUR, 1, 0);
-      else if (m == 1)
-        params_preset (&p, REF_PRESET_GAUSSIAN, 1.0, 0);
-      else if (m == 2)
-        params_random (&p, 7, 7, TRUE, n);
-      else
-        params_random (&p, 5, 3, FALSE, n);
+      params_of_kind (&p, m, n);
       p.border = n % 4;
       p.border_value = 37 * n % 256;
       run_case_word_padded (fmts[n % G_N_ELEMENTS (fmts)], sizes[c][0],
