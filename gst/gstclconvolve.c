@@ -123,17 +123,17 @@ enum
 /* GST_CL_CONVOLVE_PX_WAIT=1 (tests, benchmarks): a frame waits for its
  * conv2d_px variant instead of running conv2d_reg until it is built */
 #define PX_WAIT_ENV "GST_CL_CONVOLVE_PX_WAIT"
-/* conv2d_pxl ((64 / NX) x WY work-items, tiles of 64 pixels x WY * ROWS
- * rows) serves 8-bit 4-sample planes; GST_CL_CONVOLVE_PX_LOCAL (tuning on
- * a GPU): "0" conv2d_px instead, "sep" conv2d_pxl for separable matrices
- * only, "ROWS[,NX[,SWZ[,WY[,HU]]]]": rows (1..8) and pixels (1, 2) per
- * work-item, tile stores spread over the banks (0, 1), work-items down
- * (1..16; at most 32 tile rows), pixels per row-pass step of separable
- * matrices (4, 8), for both kinds of matrix */
+/* conv2d_pxl ((64 / PXL_NX) x 4 work-items, tiles of 64 pixels x
+ * 4 * PXL_ROWS rows) serves 8-bit 4-sample planes; GST_CL_CONVOLVE_PX_LOCAL
+ * (tuning on a GPU): "0" conv2d_px instead, "sep" conv2d_pxl for separable
+ * matrices only, "ROWS[,NX]": PXL_ROWS (1..8) and pixels per work-item side
+ * by side (1, 2) */
 #define PXL_ENV "GST_CL_CONVOLVE_PX_LOCAL"
 #define PXL_WX 64
-#define PXL_MAX_TH 32           /* local memory: 3 planes of 38 x 70 floats */
-#define PXL_MAX_WY 16
+#define PXL_WY 4
+#define PXL_ROWS 4
+#define PXL_MAX_ROWS 8          /* local memory: 3 planes of 38 x 70 floats */
+#define PXL_NX 2
 /* GST_CL_CONVOLVE_FIRST: "only" (tests): every CPU-path frame runs
  * conv2d_first; "off": none does (frames wait for the current path's
  * kernel, as live streams do); otherwise a non-live stream on a CPU device
@@ -155,16 +155,6 @@ enum
 #define STRIPS_LX 1           /* strips work-group: 1x8 */
 #define STRIPS_LY 8
 #define FIX2D_ROWS 8            /* conv2d_fixed: output rows per work-item */
-
-/* a conv2d_pxl shape: rows and pixels per work-item, bank-spread tile
- * stores, work-items down a work-group (build options) */
-typedef struct
-{
-  gint rows, nx, swz, wy, hu;
-} PxlShape;
-
-/* defaults: 2-D matrices [0], separable [1] */
-static const PxlShape pxl_default[2] = { {4, 2, 0, 4, 4}, {4, 2, 0, 4, 4} };
 
 typedef struct
 {
@@ -239,7 +229,8 @@ struct _GstClConvolve
   gint px_max_r;
   gboolean pxl_on;              /* conv2d_pxl for 4-sample planes */
   gboolean pxl_2d;              /* for 2-D matrices too, not only separable */
-  PxlShape pxl[2];              /* its shape, 2-D and separable matrices */
+  gint pxl_rows;                /* its rows per work-item */
+  gint pxl_nx;                  /* its pixels per work-item, side by side */
   guint64 px_mask;              /* the frame matrix's zero pattern (see
                                  * kernels/convolve.cl) */
   GPtrArray *px_variants;       /* of PxVariant, built on the warm-up
@@ -838,19 +829,14 @@ px_local_config (GstClConvolve * self)
   self->pxl_on = !(env && (g_str_equal (env, "0") ||
           g_str_equal (env, "off")));
   self->pxl_2d = !(env && g_str_equal (env, "sep"));
-  self->pxl[0] = pxl_default[0];
-  self->pxl[1] = pxl_default[1];
+  self->pxl_rows = PXL_ROWS;
+  self->pxl_nx = PXL_NX;
   if (env && g_ascii_isdigit (env[0])) {
-    PxlShape sh = pxl_default[0];
+    gint rows = PXL_ROWS, nx = PXL_NX;
 
-    sscanf (env, "%d,%d,%d,%d,%d", &sh.rows, &sh.nx, &sh.swz, &sh.wy,
-        &sh.hu);
-    sh.nx = sh.nx >= 2 ? 2 : 1;
-    sh.hu = sh.hu >= 8 ? 8 : 4;
-    sh.swz = sh.swz != 0;
-    sh.wy = CLAMP (sh.wy, 1, PXL_MAX_WY);
-    sh.rows = CLAMP (sh.rows, 1, PXL_MAX_TH / sh.wy);
-    self->pxl[0] = self->pxl[1] = sh;
+    sscanf (env, "%d,%d", &rows, &nx);
+    self->pxl_rows = CLAMP (rows, 1, PXL_MAX_ROWS);
+    self->pxl_nx = nx >= 2 ? 2 : 1;
   }
 }
 
@@ -1485,13 +1471,12 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
       "", self->px_mask, pxl_applies (self, pl->ch, sep) ? ", local (conv2d_pxl)" : "");
   *ok = FALSE;
   if (pxl_applies (self, pl->ch, sep)) {
-    const PxlShape *sh = &self->pxl[sep ? 1 : 0];
-    gsize pxl_local[2] = { PXL_WX / sh->nx, sh->wy };
+    gsize pxl_local[2] = { PXL_WX / self->pxl_nx, PXL_WY };
 
-    g[0] = gst_cl_global_size ((pl->width + sh->nx - 1) / sh->nx,
-        pxl_local[0]);
-    g[1] = gst_cl_global_size ((pl->height + sh->rows - 1) / sh->rows,
-        pxl_local[1]);
+    g[0] = gst_cl_global_size ((pl->width + self->pxl_nx - 1) /
+        self->pxl_nx, pxl_local[0]);
+    g[1] = gst_cl_global_size ((pl->height + self->pxl_rows - 1) /
+        self->pxl_rows, PXL_WY);
     GST_CL_LAUNCH (self, kernel, 2, g, pxl_local, CONV_WHAT,
         FRAME_ARGS (in, out, p, c), GST_CL_ARG (aligned8),
         GST_CL_ARG (self->px_coef), GST_CL_ARG (c->bval),
@@ -1792,7 +1777,6 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   guint64 full = bits >= 64 ? G_MAXUINT64 :
       (G_GUINT64_CONSTANT (1) << bits) - 1;
   gchar mask[40] = "";
-  const PxlShape *sh = &self->pxl[v->sep ? 1 : 0];
 
   /* a full pattern: no mask, the generic kernel without a test per tap */
   if (v->mask != full)
@@ -1801,10 +1785,10 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   options = g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D PX_ONLY=1 "
       "-D PX_R=%d -D PX_CH=%d -D PX_SEP=%d -D PX_NX1=%d -D PX_NX4=%d "
       "-D PX_ROWS=%d -D PX_LOCAL=%d "
-      "-D PXL_ROWS=%d -D PXL_NX=%d -D PXL_SWZ=%d -D PXL_WY=%d -D PXL_HU=%d%s",
-      self->depth16 ? 1 : 0, v->integer ? 1 : 0, v->r, v->ch, v->sep ? 1 : 0,
-      self->px_nx1, self->px_nx4, self->px_rows, pxl_applies (self, v->ch,
-          v->sep) ? 1 : 0, sh->rows, sh->nx, sh->swz, sh->wy, sh->hu, mask);
+      "-D PXL_ROWS=%d -D PXL_NX=%d%s", self->depth16 ? 1 : 0,
+      v->integer ? 1 : 0, v->r, v->ch, v->sep ? 1 : 0, self->px_nx1,
+      self->px_nx4, self->px_rows, pxl_applies (self, v->ch, v->sep) ? 1 : 0,
+      self->pxl_rows, self->pxl_nx, mask);
   program = gst_cl_context_get_program (ctx, "convolve.cl", options, NULL,
       &error);
   if (!program) {

@@ -886,15 +886,7 @@ PX_UNROLL \
 #define PX_LOCAL 0
 #endif
 #define PXL_WX 64
-#ifndef PXL_WY
-#define PXL_WY 4                /* work-items down a work-group */
-#endif
-#ifndef PXL_SWZ
-#define PXL_SWZ 0
-#endif
-#ifndef PXL_HU
-#define PXL_HU 4                /* row pass: pixels per step (4, 8) */
-#endif
+#define PXL_WY 4
 #ifndef PXL_ROWS
 #define PXL_ROWS 4              /* at most 8: local memory for R = 3 */
 #endif
@@ -908,15 +900,6 @@ PX_UNROLL \
 #define PXL_LW(R) ((PXL_WX + 2 * (R) + PXL_NX - 1) / PXL_NX * PXL_NX)
 /* NX-float vectors a work-item reads per row and lane: NX + 2R samples */
 #define PXL_NV(R) ((PXL_NX + 2 * (R) + PXL_NX - 1) / PXL_NX)
-
-/* Tile writes of U = 4 or 8 pixels per work-item (the fill, the row
- * pass), in groups of 4: with -D PXL_SWZ=1 work-item @it stores each
- * group starting at pixel (it / (32 / U)) % 4, so that the 32 stores of an
- * instruction fall in 32 (U = 8: 16) banks instead of 8 (U = 8: 4) */
-#define PXL_ROT(it, U) (PXL_SWZ ? ((it) >> ((U) == 8 ? 2 : 3)) & 3 : 0)
-/* pixel @i (0..3, possibly not a literal) of float3 v[4] */
-#define PXL_SEL4(v, i) ((i) == 0 ? (v)[0] : (i) == 1 ? (v)[1] : \
-    (i) == 2 ? (v)[2] : (v)[3])
 
 /* the colour samples of a 32-bit pixel as float3 (-1 row: the border) */
 #define PXL_PIXEL(p, my) ((my) < 0 ? (float3) fbval : (float3) \
@@ -968,19 +951,18 @@ PX_UNROLL \
 #define PXL_SEP_BODY(R) \
   __local float hl[3][PXL_TH + 2 * R][PXL_WX] __attribute__ ((aligned (16))); \
  \
-  /* the row pass: PXL_HU pixels of one input row per step */ \
-  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_WX / PXL_HU); \
+  /* the row pass: 4 pixels of one input row per step */ \
+  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_WX / 4); \
       it += PXL_LX * PXL_WY) { \
-    int rr = it / (PXL_WX / PXL_HU), q = PXL_HU * (it % (PXL_WX / PXL_HU)); \
-    int x = gx0 + q; \
+    int rr = it / (PXL_WX / 4), q = 4 * (it % (PXL_WX / 4)), x = gx0 + q; \
     PXL_ROW_START (R); \
-    float3 v[PXL_HU + 2 * R], h[PXL_HU]; \
+    float3 v[4 + 2 * R], h[4]; \
  \
-    if (R <= 4 && a16 && x >= 4 && x + PXL_HU + 4 <= width) { \
-      uint u[PXL_HU + 8];       /* pixels x - 4 .. x + PXL_HU + 3 */ \
+    if (R <= 4 && a16 && x >= 4 && x + 8 <= width) { \
+      uint u[12];               /* pixels x - 4 .. x + 7 */ \
  \
 PX_UNROLL \
-      for (int n = 0; n < PXL_HU / 4 + 2; n++) { \
+      for (int n = 0; n < 3; n++) { \
         uint4 t = ((__global const uint4 *) row)[x / 4 - 1 + n]; \
  \
         u[4 * n] = t.s0; \
@@ -989,16 +971,16 @@ PX_UNROLL \
         u[4 * n + 3] = t.s3; \
       } \
 PX_UNROLL \
-      for (int k = 0; k < PXL_HU + 2 * R; k++) \
+      for (int k = 0; k < 4 + 2 * R; k++) \
         v[k] = PXL_PIXEL (u[4 - R + k] >> ashift, my); \
     } else { \
 PX_UNROLL \
-      for (int k = 0; k < PXL_HU + 2 * R; k++) \
+      for (int k = 0; k < 4 + 2 * R; k++) \
         v[k] = px_pixel4 (row, map_index (x - R + k, width, border), my, \
             ashift, fbval); \
     } \
 PX_UNROLL \
-    for (int i = 0; i < PXL_HU; i++) { \
+    for (int i = 0; i < 4; i++) { \
       h[i] = 0; \
 PX_UNROLL \
       for (int dx = 0; dx < K; dx++) \
@@ -1006,18 +988,10 @@ PX_UNROLL \
           PX_FMA (h[i], coef.c[dx], v[i + dx]); \
       if (my < 0) \
         h[i] = (float3) hb; \
+      hl[0][rr][q + i] = h[i].x; \
+      hl[1][rr][q + i] = h[i].y; \
+      hl[2][rr][q + i] = h[i].z; \
     } \
-PX_UNROLL \
-    for (int g = 0; g < PXL_HU; g += 4) \
-PX_UNROLL \
-      for (int s = 0; s < 4; s++) { \
-        int i = (s + PXL_ROT (it, PXL_HU)) & 3; \
-        float3 hs = PXL_SEL4 (h + g, i); \
- \
-        hl[0][rr][q + g + i] = hs.x; \
-        hl[1][rr][q + g + i] = hs.y; \
-        hl[2][rr][q + g + i] = hs.z; \
-      } \
   } \
   barrier (CLK_LOCAL_MEM_FENCE); \
   /* the column pass */ \
@@ -1071,12 +1045,9 @@ PX_UNROLL \
       } \
     } \
 PX_UNROLL \
-    for (int s = 0; s < 4; s++) { \
-      int i = (s + PXL_ROT (it, 4)) & 3; \
- \
+    for (int i = 0; i < 4; i++) \
       if (c0 + i >= 0 && c0 + i < PXL_WX + 2 * R) \
-        PXL_PUT (c0 + i, rr, PXL_SEL4 (v, i)); \
-    } \
+        PXL_PUT (c0 + i, rr, v[i]); \
   }
 
 #define PXL_2D_BODY(R) \
