@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gstclhistogramoverlay.h"
+#include "gstclhistogramrows.h"
 
 #define DEFAULT_OVERLAY FALSE
 #define DEFAULT_SCALE GST_CL_HISTOGRAM_OVERLAY_LOG
@@ -794,12 +795,7 @@ overlay_sample (guint32 argb, gboolean yuv, guint c)
 
 /* Per-frame tables of one component: the background (alpha a) over any
  * sample value, and each bar class's (opaque) sample */
-typedef struct
-{
-  guint8 bg[256];
-  guint16 bar[N_CLASSES];       /* 8- or 16-bit */
-  guint bg_o, a;                /* for 16-bit samples */
-} CompTables;
+typedef GstClHistogramComp CompTables;
 
 /* "Over" into an opaque frame: a sample takes o * a + v * (1 - a) for the
  * overlay value o; an alpha component's o is 255 (a + alpha * (1 - a)).
@@ -1201,10 +1197,15 @@ blend_classes (GstVideoFrame * f, const Box * b, const guint8 * cls,
   gboolean yuv = !GST_VIDEO_FORMAT_INFO_IS_RGB (fi);
   guint n = GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi), c;
   CompTables t[GST_VIDEO_MAX_COMPONENTS];
+  const gint rect[4] = { b->vx, b->vy, b->vw, b->vh };
 
   for (c = 0; c < n; c++)
     comp_tables (&t[c], colours, n_cls, yuv, c,
         GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8);
+  /* 16 bytes a step where the compiler has vector types; the loops below
+   * for the rest (3-byte pixels, 16-bit samples, other compilers) */
+  if (gst_cl_histogram_rows_blend (f, rect, cls, n_cls, t))
+    return;
   if (is_packed8 (fi) && GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0) == 4) {
     blend_packed32 (f, b, cls, t, n);
     return;
