@@ -440,16 +440,18 @@ channel_colour (const gchar * name)
   return 0xffffff;
 }
 
+/* @lmax: log1p (@cmax), the same for every column (log1p is no const
+ * function to the compiler: errno) */
 static guint
 bar_height (GstClHistogramOverlayScale scale, guint64 c, guint64 cmax,
-    guint gh)
+    gdouble lmax, guint gh)
 {
   gdouble f;
 
   if (c == 0)
     return 0;
   f = scale == GST_CL_HISTOGRAM_OVERLAY_LOG ?
-      log1p ((gdouble) c) / log1p ((gdouble) cmax) : (gdouble) c / cmax;
+      log1p ((gdouble) c) / lmax : (gdouble) c / cmax;
   /* any sample shows: at least one pixel */
   return CLAMP ((guint) (gh * f + 0.5), 1, gh);
 }
@@ -463,6 +465,7 @@ channel_heights (GstClHistogramOverlay * ov,
 {
   const guint64 *h = d->counts + (gsize) c * d->range;
   guint64 *bars = ov->bars, *cols = ov->cols, cmax = 0;
+  gdouble lmax;
   guint v, x, b;
 
   memset (bars, 0, d->bins * sizeof (guint64));
@@ -479,8 +482,9 @@ channel_heights (GstClHistogramOverlay * ov,
   }
   for (x = 0; x < pw; x++)
     cmax = MAX (cmax, cols[x]);
+  lmax = s->scale == GST_CL_HISTOGRAM_OVERLAY_LOG ? log1p ((gdouble) cmax) : 0;
   for (x = 0; x < pw; x++)
-    out[x] = bar_height (s->scale, cols[x], cmax, gh);
+    out[x] = bar_height (s->scale, cols[x], cmax, lmax, gh);
 }
 
 static gboolean
