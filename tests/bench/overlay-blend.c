@@ -160,7 +160,7 @@ main (int argc, char **argv)
       gst_cl_histogram_overlay_new ()
     };
     GstClHistogramOverlaySettings s;
-    GstClHistogramOverlayData d;
+    GstClHistogramOverlayData d = { 0, };
     GstVideoInfo info;
     GstBuffer *buf[2];
     GstMapInfo map;
