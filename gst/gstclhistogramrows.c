@@ -42,7 +42,6 @@ typedef struct
   gboolean sub[MAX_PERIOD];     /* its sample spans pixels: class of the first
                                  * in the box */
   gboolean uniform;             /* every group's samples share one class */
-  gboolean keeps;               /* some byte is no sample (the x of RGBx) */
   guint8 kidx[16];              /* byte j of a step has the class of pixel
                                  * kidx[j] of the step */
   guint32 cmask[4];             /* 0x01 on the bytes of a group (of 2 or 4)
@@ -112,7 +111,6 @@ plane_layout (const GstVideoFormatInfo * fi, guint plane,
     L->bar1[j] = cj < 0 ? 0 : t[cj].bar[1];
     L->vadd[j] = cj < 0 ? 0 : t[cj].bg_o * t[cj].a + 128;
     L->vinv[j] = 255 - t[0].a;
-    L->keeps |= cj < 0;
   }
   for (j = 0; j < 4; j++) {
     gint cj = L->comp[j % L->period];
