@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gstclhistogramoverlay.h"
+#include "gstclhistogramrows.h"
 
 #define DEFAULT_OVERLAY FALSE
 #define DEFAULT_SCALE GST_CL_HISTOGRAM_OVERLAY_LOG
@@ -439,16 +440,18 @@ channel_colour (const gchar * name)
   return 0xffffff;
 }
 
+/* @lmax: log1p (@cmax), the same for every column (log1p is no const
+ * function to the compiler: errno) */
 static guint
 bar_height (GstClHistogramOverlayScale scale, guint64 c, guint64 cmax,
-    guint gh)
+    gdouble lmax, guint gh)
 {
   gdouble f;
 
   if (c == 0)
     return 0;
   f = scale == GST_CL_HISTOGRAM_OVERLAY_LOG ?
-      log1p ((gdouble) c) / log1p ((gdouble) cmax) : (gdouble) c / cmax;
+      log1p ((gdouble) c) / lmax : (gdouble) c / cmax;
   /* any sample shows: at least one pixel */
   return CLAMP ((guint) (gh * f + 0.5), 1, gh);
 }
@@ -462,6 +465,7 @@ channel_heights (GstClHistogramOverlay * ov,
 {
   const guint64 *h = d->counts + (gsize) c * d->range;
   guint64 *bars = ov->bars, *cols = ov->cols, cmax = 0;
+  gdouble lmax;
   guint v, x, b;
 
   memset (bars, 0, d->bins * sizeof (guint64));
@@ -478,8 +482,9 @@ channel_heights (GstClHistogramOverlay * ov,
   }
   for (x = 0; x < pw; x++)
     cmax = MAX (cmax, cols[x]);
+  lmax = s->scale == GST_CL_HISTOGRAM_OVERLAY_LOG ? log1p ((gdouble) cmax) : 0;
   for (x = 0; x < pw; x++)
-    out[x] = bar_height (s->scale, cols[x], cmax, gh);
+    out[x] = bar_height (s->scale, cols[x], cmax, lmax, gh);
 }
 
 static gboolean
@@ -794,12 +799,7 @@ overlay_sample (guint32 argb, gboolean yuv, guint c)
 
 /* Per-frame tables of one component: the background (alpha a) over any
  * sample value, and each bar class's (opaque) sample */
-typedef struct
-{
-  guint8 bg[256];
-  guint16 bar[N_CLASSES];       /* 8- or 16-bit */
-  guint bg_o, a;                /* for 16-bit samples */
-} CompTables;
+typedef GstClHistogramComp CompTables;
 
 /* "Over" into an opaque frame: a sample takes o * a + v * (1 - a) for the
  * overlay value o; an alpha component's o is 255 (a + alpha * (1 - a)).
@@ -1201,10 +1201,15 @@ blend_classes (GstVideoFrame * f, const Box * b, const guint8 * cls,
   gboolean yuv = !GST_VIDEO_FORMAT_INFO_IS_RGB (fi);
   guint n = GST_VIDEO_FORMAT_INFO_N_COMPONENTS (fi), c;
   CompTables t[GST_VIDEO_MAX_COMPONENTS];
+  const gint rect[4] = { b->vx, b->vy, b->vw, b->vh };
 
   for (c = 0; c < n; c++)
     comp_tables (&t[c], colours, n_cls, yuv, c,
         GST_VIDEO_FORMAT_INFO_DEPTH (fi, c) > 8);
+  /* 16 bytes a step where the compiler has vector types; the loops below
+   * for the rest (3-byte pixels, 16-bit samples, other compilers) */
+  if (gst_cl_histogram_rows_blend (f, rect, cls, n_cls, t))
+    return;
   if (is_packed8 (fi) && GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0) == 4) {
     blend_packed32 (f, b, cls, t, n);
     return;

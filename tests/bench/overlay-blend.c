@@ -7,16 +7,21 @@
  *
  *   mkdir -p /tmp/ovb && git show REV:gst/gstclhistogramoverlay.c > /tmp/ovb/old.c
  *   CF="-O2 -Igst $(pkg-config --cflags gstreamer-video-1.0)"
- *   for f in settings_init install set_property get_property new free draw; do
+ *   for f in settings_init install set_property get_property new free draw \
+ *       get_blender takes_boxes draw_boxes; do
  *     R="$R -Dgst_cl_histogram_overlay_$f=old_$f"; done
  *   gcc $CF $R -c /tmp/ovb/old.c -o /tmp/ovb/old.o
  *   gcc $CF tests/bench/overlay-blend.c gst/gstclhistogramoverlay.c \
- *       /tmp/ovb/old.o -o /tmp/ovb/overlay-blend \
+ *       gst/gstclhistogramrows.c /tmp/ovb/old.o -o /tmp/ovb/overlay-blend \
  *       $(pkg-config --libs gstreamer-video-1.0) -lm
  *   /tmp/ovb/overlay-blend 15
  *
- * The counts are a smooth hump plus noise (log scale: mostly lit bars),
- * red+green+blue on RGB formats, luma on the others; the frame is random. */
+ * Both copies call the working tree's gst/gstclhistogramrows.c where REV
+ * has it (to compare that file too, compile REV's with
+ * -Dgst_cl_histogram_rows_blend=old_rows_blend and the same for old.c). The
+ * counts are a smooth hump plus noise (log scale: mostly lit bars, noisy
+ * tops), red+green+blue on RGB formats, luma on the others; the frame is
+ * random. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,10 +132,12 @@ int
 main (int argc, char **argv)
 {
   static const GstVideoFormat formats[] = {
-    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_RGB,
-    GST_VIDEO_FORMAT_AYUV, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12,
-    GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_GRAY8,
-    GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_Y444,
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB,
+    GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_AYUV, GST_VIDEO_FORMAT_I420,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_NV24,
+    GST_VIDEO_FORMAT_Y41B, GST_VIDEO_FORMAT_A420, GST_VIDEO_FORMAT_YUY2,
+    GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE,
+    GST_VIDEO_FORMAT_Y444,
   };
   static const gchar *rgb_names[] = { "red", "green", "blue" };
   static const gchar *luma_names[] = { "luma" };
@@ -153,7 +160,7 @@ main (int argc, char **argv)
       gst_cl_histogram_overlay_new ()
     };
     GstClHistogramOverlaySettings s;
-    GstClHistogramOverlayData d;
+    GstClHistogramOverlayData d = { 0, };
     GstVideoInfo info;
     GstBuffer *buf[2];
     GstMapInfo map;
