@@ -54,12 +54,11 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define PLANE_ALIGN 8
 #define MAX_PLANES 3
 /* GPU: gpu_strip_scan's bands of strips; the strip kernels' work-group
- * size; rows per strip (fewer for 3-channel 64-bit sums: their local
- * arrays are 4x larger) */
+ * size; rows per strip (also for 3-channel 64-bit sums: 16 beat 8 at 4K
+ * on an H200, docs/performance.md) */
 #define GPU_SCAN_BANDS 8
 #define GPU_STRIP_WG 64
 #define GPU_STRIP_ROWS 16
-#define GPU_STRIP_ROWS_WIDE 8
 #define GPU_STRIP_PIXELS (GPU_STRIP_WG * 4)     /* TW = WG * K in integral.cl */
 /* benchmarks only: rows per strip, 2 .. GPU_STRIP_WG; "N,M": M for
  * 3-channel 64-bit sums */
@@ -834,13 +833,10 @@ gpu_strip_rows (GstClIntegral * self, gsize acc_size)
 {
   const gchar *env = g_getenv (STRIP_ROWS_ENV);
   gboolean wide = self->channels == 3 && acc_size == 8;
-  gint rows = wide ? GPU_STRIP_ROWS_WIDE : GPU_STRIP_ROWS;
 
   if (env && wide && strchr (env, ','))
     env = strchr (env, ',') + 1;
-  if (env)
-    rows = CLAMP (atoi (env), 2, GPU_STRIP_WG);
-  return rows;
+  return env ? CLAMP (atoi (env), 2, GPU_STRIP_WG) : GPU_STRIP_ROWS;
 }
 
 /* Rows per tile of the one-pass GPU kernel */

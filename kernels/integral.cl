@@ -1059,13 +1059,21 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
+  /* the next row's pixels are loaded before this row's barrier and
+   * stores, so that their latency overlaps them */
+  V (uint) px[K], nx[K];
+
+  if (nr > 0)
+    load_k (SRC_ROW (ya), x0, width, aligned, nx);
   for (r = 0; r < nr; r++) {
     __global OUT *orow = o + (size_t) (ya + r + 1) * ostride +
         (size_t) (xb + 1) * CH;
     V (ACC) a = PGET (r, lid);
-    V (uint) px[K];
 
-    load_k (SRC_ROW (ya + r), x0, width, aligned, px);
+    for (k = 0; k < K; k++)
+      px[k] = nx[k];
+    if (r + 1 < nr)
+      load_k (SRC_ROW (ya + r + 1), x0, width, aligned, nx);
     for (k = 0; k < K; k++) {
       q[k] += VAL (V (ACC), px[k]);
       a += q[k];
