@@ -134,10 +134,11 @@ enum
 #define PXL_ROWS 4
 #define PXL_MAX_ROWS 8          /* local memory: 3 planes of 38 x 70 floats */
 #define PXL_NX 2
-/* GST_CL_CONVOLVE_FIRST: "only" (tests): every CPU-path frame runs
- * conv2d_first; "off": none does (frames wait for the current path's
- * kernel, as live streams do); otherwise a non-live stream on a CPU device
- * runs it until the warm-up worker has compiled the current path */
+/* GST_CL_CONVOLVE_FIRST: "only" (tests): every frame of the CPU path runs
+ * conv2d_first (the tile path's tests assert its own kernels); "off": none
+ * does (frames wait for the current path's kernel, as live streams do);
+ * otherwise a non-live stream runs it until the warm-up worker has
+ * compiled the current path (CPU) or built its program (GPU) */
 #define FIRST_ENV "GST_CL_CONVOLVE_FIRST"
 /* conv2d_first's work-group: frames and its compile launch alike (PoCL
  * compiles a kernel per work-group size) */
@@ -952,13 +953,14 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   GST_OBJECT_UNLOCK (self);
   passthrough = gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
   live = gst_cl_base_filter_upstream_is_live (filter);
-  /* A non-live stream on a CPU device starts on conv2d_first, whose
-   * program and compile are cheaper than the current path's (PoCL:
-   * 0.25-0.35 s less in all), which the worker prepares meanwhile */
+  /* A non-live stream starts on conv2d_first, whose program and compile
+   * are cheaper than the current path's (PoCL: 0.25-0.35 s less in all;
+   * a GPU builds the whole program of the path: seconds), which the
+   * worker prepares meanwhile */
   env = g_getenv (FIRST_ENV);
   self->first_only = env && g_str_equal (env, "only") && !self->use_tile;
   GST_OBJECT_LOCK (self);
-  first = !self->use_tile && !passthrough && (self->first_only || (!live &&
+  first = !passthrough && (self->first_only || (!live &&
           !(env && g_str_equal (env, "off")) &&
           first_pays_off (self, self->kernel)));
   GST_OBJECT_UNLOCK (self);
@@ -1961,6 +1963,13 @@ warm_up_in_background (GstClConvolve * self, gint arith, gint separable,
   self->warmup = gst_cl_base_filter_get_warmup (GST_CL_BASE_FILTER (self));
   if (!self->warmup)
     return;
+  /* frames run conv2d_first until the current path is ready: it comes
+   * first (on GPUs its program, the compile is part of the build) */
+  if (first && self->use_tile)
+    self->warm_job[arith][0] = self->warm_job[arith][1] =
+        add_warm_job (self, arith, -1);
+  else if (first)
+    self->warm_job[arith][separable] = add_warm_job (self, arith, separable);
   if (self->use_tile && separable >= 0)
     px_prepare (self);
   if (self->use_tile) {
@@ -1968,10 +1977,6 @@ warm_up_in_background (GstClConvolve * self, gint arith, gint separable,
     self->warm_job[!integer][0] = self->warm_job[!integer][1] = n;
     return;
   }
-  /* frames run conv2d_first until the current path is ready: it comes
-   * first */
-  if (first)
-    self->warm_job[arith][separable] = add_warm_job (self, arith, separable);
   for (n = 0; n < G_N_ELEMENTS (order); n++) {
     gint a = order[n][0], s = order[n][1];
 
@@ -2052,10 +2057,12 @@ ensure_first (GstClConvolve * self, gboolean integer)
       "Could not prepare the convolution kernels");
 }
 
-/* Whether conv2d_first is worth it for matrix @k: taps x samples of the
- * frame (every plane counted) at most FIRST_MAX_WORK. No overflow: the
- * base class accepted the frame's bytes (they fit a gsize, samples are at
- * least a byte) and there are at most 31 x 31 taps. */
+/* Whether conv2d_first is worth it for matrix @k: on GPUs always (the
+ * program it stands in for takes seconds to build: 3.9-7.5 s on an H200);
+ * on CPU devices taps x samples of the frame (every plane counted) at most
+ * FIRST_MAX_WORK. No overflow: the base class accepted the frame's bytes
+ * (they fit a gsize, samples are at least a byte) and there are at most
+ * 31 x 31 taps. */
 static gboolean
 first_pays_off (GstClConvolve * self, const GstClConvolveKernel * k)
 {
@@ -2063,6 +2070,8 @@ first_pays_off (GstClConvolve * self, const GstClConvolveKernel * k)
   guint p;
   gint i;
 
+  if (self->use_tile)
+    return TRUE;
   for (i = 0; i < k->width * k->height; i++)
     taps += k->coef[i] != 0;
   for (p = 0; p < self->n_planes; p++)

@@ -2092,7 +2092,7 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
 #endif /* CPU_ONLY && FIXED && !DEPTH16 && !INTEGER */
 #endif /* !PX_ONLY */
 
-/* conv2d_first (CPU, -D FIRST_ONLY=1 -D CPU_ONLY=1 -D PX_ONLY=1: a program
+/* conv2d_first (-D FIRST_ONLY=1 -D CPU_ONLY=1 -D PX_ONLY=1: a program
  * of this kernel alone): the frames' kernel until the warm-up worker has
  * compiled the current path's. PoCL compiles a kernel at its first launch,
  * about 0.3 s for the strip kernels on 2 cores and much less for this one:

@@ -1040,12 +1040,15 @@ GST_START_TEST (test_px_local_nx)
 
 GST_END_TEST;
 
-/* A non-live stream on the CPU device: its first frames through
- * conv2d_first while the worker compiles the current path, then that path;
- * every frame against the reference, and for integer matrices the frames
- * on either side of the switch bit for bit alike */
+/* A non-live stream: its first frames through conv2d_first while the
+ * worker prepares the current path, then that path; every frame against
+ * the reference, and for integer matrices the frames on either side of the
+ * switch bit for bit alike. @tile: the local-memory tile path on the
+ * default device (forced on a CPU device), else the strip path on the CPU
+ * device. */
 static void
-check_first_switch (GstVideoFormat format, const Params * p, guint32 seed)
+check_first_switch (GstVideoFormat format, const Params * p, guint32 seed,
+    gboolean tile)
 {
   GstElement *element = gst_element_factory_make ("clconvolve", NULL);
   GstHarness *h;
@@ -1066,7 +1069,8 @@ check_first_switch (GstVideoFormat format, const Params * p, guint32 seed)
   integer = integer && p->bias == (gint) p->bias && (p->divisor == 0 ||
       p->divisor == (gint) p->divisor);
   /* (the device is chosen at start: set before the harness starts it) */
-  g_object_set (element, "device", "cpu", NULL);
+  if (!tile)
+    g_object_set (element, "device", "cpu", NULL);
   h = gst_harness_new_with_element (element, "sink", "src");
   gst_object_unref (element);
   /* (a harness answers the latency query as live by default) */
@@ -1083,7 +1087,8 @@ check_first_switch (GstVideoFormat format, const Params * p, guint32 seed)
         GST_FLOW_OK);
     out = gst_harness_pull (h);
     on_first = px_log_take ("conv2d_first");
-    if (!on_first && n_first == 0 && !test_element_on_cpu_device (h->element)) {
+    if (!tile && !on_first && n_first == 0 &&
+        !test_element_on_cpu_device (h->element)) {
       /* not on a CPU device: nothing to test */
       GST_WARNING ("clconvolve is not on a CPU device: conv2d_first not "
           "tested");
@@ -1093,9 +1098,10 @@ check_first_switch (GstVideoFormat format, const Params * p, guint32 seed)
     fail_unless (on_first || n_first > 0, "the first frame did not run "
         "conv2d_first");
     fail_if (on_first && n_after > 0, "conv2d_first again after the switch");
-    what = g_strdup_printf ("%s %s frame %u, preset %d", on_first ?
+    what = g_strdup_printf ("%s %s frame %u, preset %d%s", on_first ?
         "conv2d_first" : "after the switch",
-        gst_video_format_to_string (format), n_first + n_after, p->preset);
+        gst_video_format_to_string (format), n_first + n_after, p->preset,
+        tile ? ", tile path" : "");
     check_output (in, &info, out, p, what);
     if (integer && before)
       fail_unless (test_frames_equal (before, out, &info), "%s: not "
@@ -1118,46 +1124,84 @@ check_first_switch (GstVideoFormat format, const Params * p, guint32 seed)
   gst_harness_teardown (h);
 }
 
+/* conv2d_first (see check_first_switch) on the tile path: float and
+ * integer 2-D matrices, 8- and 16-bit, planar chroma */
+static void
+check_first_switch_tile (void)
+{
+  gchar *variant = g_strdup (g_getenv (VARIANT_ENV));
+  Params p;
+
+  g_setenv (VARIANT_ENV, "gpu", TRUE);
+  params_init (&p);
+  params_preset (&p, REF_PRESET_SHARPEN, 1.0, 0);
+  p.border = REF_BORDER_CONSTANT;
+  p.border_value = 77;
+  check_first_switch (GST_VIDEO_FORMAT_RGBA, &p, 11, TRUE);
+  if (!g_getenv ("GST_CL_TEST_QUICK")) {
+    params_init (&p);
+    params_preset (&p, REF_PRESET_GAUSSIAN, 1.0, 0);
+    p.border = REF_BORDER_MIRROR;
+    check_first_switch (GST_VIDEO_FORMAT_GRAY16_LE, &p, 12, TRUE);
+    params_init (&p);
+    params_preset (&p, REF_PRESET_BOX, 1.0, 2);
+    p.chroma_filter = TRUE;
+    check_first_switch (GST_VIDEO_FORMAT_I420, &p, 13, TRUE);
+    params_init (&p);
+    params_random (&p, 5, 3, FALSE, 14);
+    p.bias = 10.5;
+    p.absolute = TRUE;
+    p.border = REF_BORDER_WRAP;
+    check_first_switch (GST_VIDEO_FORMAT_BGRx, &p, 14, TRUE);
+  }
+  if (variant)
+    g_setenv (VARIANT_ENV, variant, TRUE);
+  else
+    g_unsetenv (VARIANT_ENV);
+  g_free (variant);
+}
+
 /* conv2d_first (see check_first_switch) for the fixed-point, float,
- * integer 2-D and integer separable paths, 8- and 16-bit, planar chroma */
+ * integer 2-D and integer separable paths, 8- and 16-bit, planar chroma,
+ * then on the tile path */
 GST_START_TEST (test_first_frame_switch)
 {
   gchar *env = g_strdup (g_getenv (FIRST_ENV));
   Params p;
 
-  if (!test_have_cl_cpu_device ()) {
-    /* conv2d_first serves CPU devices only */
-    GST_INFO ("no OpenCL CPU device: nothing to test");
-    g_free (env);
-    return;
-  }
   g_unsetenv (FIRST_ENV);
   px_log_start ();
+  check_first_switch_tile ();
+  if (!test_have_cl_cpu_device ()) {
+    GST_INFO ("no OpenCL CPU device: the strip path not tested");
+    goto done;
+  }
   params_init (&p);
   params_preset (&p, REF_PRESET_GAUSSIAN, 1.0, 0);
-  check_first_switch (GST_VIDEO_FORMAT_RGBA, &p, 1);
+  check_first_switch (GST_VIDEO_FORMAT_RGBA, &p, 1, FALSE);
   if (!g_getenv ("GST_CL_TEST_QUICK")) {
     p.border = REF_BORDER_MIRROR;
-    check_first_switch (GST_VIDEO_FORMAT_GRAY16_LE, &p, 2);
+    check_first_switch (GST_VIDEO_FORMAT_GRAY16_LE, &p, 2, FALSE);
     params_init (&p);
     params_preset (&p, REF_PRESET_MOTION_BLUR, 1.0, 0);
     p.border = REF_BORDER_WRAP;
-    check_first_switch (GST_VIDEO_FORMAT_BGRx, &p, 3);
+    check_first_switch (GST_VIDEO_FORMAT_BGRx, &p, 3, FALSE);
     params_init (&p);
     params_preset (&p, REF_PRESET_SHARPEN, 1.0, 0);
     p.border = REF_BORDER_CONSTANT;
     p.border_value = 77;
-    check_first_switch (GST_VIDEO_FORMAT_RGB, &p, 4);
+    check_first_switch (GST_VIDEO_FORMAT_RGB, &p, 4, FALSE);
     params_init (&p);
     params_preset (&p, REF_PRESET_BOX, 1.0, 2);
     p.chroma_filter = TRUE;
-    check_first_switch (GST_VIDEO_FORMAT_I420, &p, 5);
+    check_first_switch (GST_VIDEO_FORMAT_I420, &p, 5, FALSE);
     params_init (&p);
     params_random (&p, 5, 3, FALSE, 6);
     p.bias = 10.5;
     p.absolute = TRUE;
-    check_first_switch (GST_VIDEO_FORMAT_NV12, &p, 6);
+    check_first_switch (GST_VIDEO_FORMAT_NV12, &p, 6, FALSE);
   }
+done:
   px_log_stop ();
   if (env)
     g_setenv (FIRST_ENV, env, TRUE);
