@@ -61,7 +61,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define GPU_STRIP_ROWS 16
 #define GPU_STRIP_PIXELS (GPU_STRIP_WG * 4)     /* TW = WG * K in integral.cl */
 /* benchmarks only: rows per strip, 2 .. GPU_STRIP_WG; "N,M": M for
- * 3-channel 64-bit sums */
+ * 3-channel 64-bit sums and 3-channel sum + squares programs (at most
+ * GPU_STRIP_WG / 2) */
 #define STRIP_ROWS_ENV "GST_CL_INTEGRAL_STRIP_ROWS"
 /* "lookback": the one-launch GPU kernel (gpu_lookback_integral) instead
  * of the three strip kernels; measured slower on an H200 (see
@@ -79,6 +80,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
  * 16, 32, 64 on an H200; TILE_ROWS_ENV overrides it (1 .. GPU_STRIP_WG) */
 #define GPU_TILE_ROWS 32
 #define TILE_ROWS_ENV "GST_CL_INTEGRAL_TILE_ROWS"
+/* GPU strip kernels: sum and squares planes come from one program (PAIR in
+ * integral.cl: three launches and one frame read each, not six); "0" builds
+ * one program per plane instead (for comparisons) */
+#define PAIR_ENV "GST_CL_INTEGRAL_PAIR"
 
 enum
 {
@@ -101,6 +106,8 @@ typedef struct
                                  * or look-back status words */
   gint strip_rows;              /* GPU: SH */
   gint tile_rows;               /* GPU one-pass: TH */
+  gboolean pair;                /* GPU strips: also the squares plane */
+  guint64 offset2;              /* bytes, the squares plane's with pair */
   guint epoch;                  /* GPU one-pass: the last frame's, 1..2^30-1 */
   guint64 offset;               /* bytes, in the output */
 } IntegralPlane;
@@ -781,12 +788,14 @@ plan_cpu_bands (GstClIntegral * self, guint compute_units,
   self->n_bands = n;
 }
 
-/* -D options of one plane program. @acc/@out are OpenCL type names.
+/* -D options of one plane program. @acc/@out are OpenCL type names;
+ * @out2 non-NULL: the squares plane's output type of a PAIR program.
  * SEL: the swizzle that packs R, G, B of 4 pixels (16 loaded bytes) into
  * lanes 0-11 of a 16-vector for the CPU kernels. */
 static gchar *
 plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
-    const gchar * out, gint value, gint strip_rows, gint tile_rows)
+    const gchar * out, const gchar * out2, gint value, gint strip_rows,
+    gint tile_rows)
 {
   gchar sel[18] = "s";
   gint i, c;
@@ -802,11 +811,13 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
   return g_strdup_printf ("-D CH=%d -D SRC_T=%s -D PSTRIDE=%d -D ROFF=%d "
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s "
       "-D VALUE=%d -D WG=%d -D SH=%d -D CB=%d -D CPU_ONLY=%d "
-      "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d -D PACKED=%d",
+      "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d -D PACKED=%d "
+      "-D PAIR=%d -D OUT2=%s",
       d->channels, d->src_t, d->pstride, d->roff, d->goff, d->boff, sel, acc,
       out, value, GPU_STRIP_WG, strip_rows, GPU_SCAN_BANDS, !self->gpu,
       self->gpu, self->box_mean, self->one_pass, tile_rows,
-      g_strcmp0 (g_getenv (PACKED_ENV), "0") != 0);
+      g_strcmp0 (g_getenv (PACKED_ENV), "0") != 0, out2 != NULL,
+      out2 ? out2 : "ulong");
 }
 
 static cl_mem
@@ -827,16 +838,46 @@ create_scratch (GstClIntegral * self, gsize size)
 static gboolean check_size (GstClIntegral * self, gboolean computed,
     guint64 size, const gchar * what);
 
-/* Rows per strip of the GPU kernels for @acc_size-byte sums */
-static gint
-gpu_strip_rows (GstClIntegral * self, gsize acc_size)
+/* Local memory of a PAIR program's gpu_strip_integral (its largest
+ * kernel, integral.cl) with @rows rows per strip: both planes' partial
+ * sums, left sums and staging rows (@out_size + 8 bytes per element) */
+static guint64
+pair_local_bytes (GstClIntegral * self, gsize acc_size, gsize out_size,
+    gint rows)
 {
+  guint64 lanes = self->channels == 3 ? 4 : 1;  /* of a V (ACC) */
+  guint64 packed = g_strcmp0 (g_getenv (PACKED_ENV), "0") != 0 ?
+      (guint64) self->channels : lanes;
+  guint64 part = (guint64) rows * (GPU_STRIP_WG + 1) * packed *
+      (acc_size + 8);
+  guint64 left = (guint64) rows * lanes * (acc_size + 8);
+  guint64 row = (guint64) GPU_STRIP_PIXELS * self->channels;
+
+  return part + left + (row + row / 32 + 1) * (out_size + 8);
+}
+
+/* Rows per strip of the GPU kernels for @acc_size-byte sums; @out_size > 0:
+ * a PAIR program (@out_size-byte sums out, squares 8 bytes), whose squares'
+ * rows run on the second half of the work-group and whose rows are cut
+ * until its local memory fits the device's */
+static gint
+gpu_strip_rows (GstClIntegral * self, gsize acc_size, gsize out_size)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
   const gchar *env = g_getenv (STRIP_ROWS_ENV);
-  gboolean wide = self->channels == 3 && acc_size == 8;
+  gboolean pair = out_size > 0;
+  gboolean wide = self->channels == 3 && (acc_size == 8 || pair);
+  gint max = pair ? GPU_STRIP_WG / 2 : GPU_STRIP_WG, rows;
 
   if (env && wide && strchr (env, ','))
     env = strchr (env, ',') + 1;
-  return env ? CLAMP (atoi (env), 2, GPU_STRIP_WG) : GPU_STRIP_ROWS;
+  rows = env ? CLAMP (atoi (env), 2, max) : GPU_STRIP_ROWS;
+  /* (a margin for the compiler's alignment of the arrays) */
+  while (pair && rows > 2 && pair_local_bytes (self, acc_size, out_size,
+          rows) + 512 > ctx->local_mem_size)
+    rows--;
+  return rows;
 }
 
 /* Rows per tile of the one-pass GPU kernel */
@@ -897,37 +938,45 @@ create_gpu_status (GstClIntegral * self, gint tile_rows, gsize acc_size)
 }
 
 /* The GPU strip kernels' scratch: per strip its column sums and tile
- * totals, then SH row sums per tile (integral.cl), ACC each */
+ * totals, then SH row sums per tile (integral.cl), ACC each; @pair: both
+ * planes', 8 bytes each */
 static cl_mem
-create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size)
+create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size,
+    gboolean pair)
 {
   guint64 strips = (self->height + strip_rows - 1) / strip_rows;
   guint64 blocks = (self->width + GPU_STRIP_PIXELS - 1) / GPU_STRIP_PIXELS;
   guint64 row = 0, tiles = 0, size = 0;
   gboolean ok = g_uint64_checked_mul (&row, self->width + blocks,
-      self->channels) && g_uint64_checked_mul (&tiles, strips * blocks,
-      strip_rows * self->channels) && g_uint64_checked_mul (&size, strips,
-      row) && g_uint64_checked_add (&size, size, tiles) &&
-      g_uint64_checked_mul (&size, size, acc_size);
+      self->channels * (pair ? 2 : 1)) && g_uint64_checked_mul (&tiles,
+      strips * blocks, strip_rows * self->channels * (pair ? 2 : 1)) &&
+      g_uint64_checked_mul (&size, strips, row) &&
+      g_uint64_checked_add (&size, size, tiles) &&
+      g_uint64_checked_mul (&size, size, pair ? 8 : acc_size);
 
   if (!check_size (self, ok, size, "GPU integral scratch"))
     return NULL;
   return create_scratch (self, size);
 }
 
-/* Builds plane @i's program and kernels (and scratch) */
+/* Builds plane @i's program and kernels (and scratch); @out2 non-NULL:
+ * the GPU strips' PAIR program, which writes the squares plane too */
 static gboolean
 setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
-    const gchar * acc, const gchar * out, gint value, gsize acc_size)
+    const gchar * acc, const gchar * out, const gchar * out2, gint value,
+    gsize acc_size)
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   IntegralPlane *p = &self->plane[i];
   gchar *opts;
 
-  p->strip_rows = self->gpu ? gpu_strip_rows (self, acc_size) :
+  p->pair = out2 != NULL;
+  /* (a pair's sums out: 4-byte uint or float, else 8 bytes) */
+  p->strip_rows = self->gpu ? gpu_strip_rows (self, acc_size, !p->pair ? 0 :
+          g_str_equal (out, "uint") || g_str_equal (out, "float") ? 4 : 8) :
       GPU_STRIP_ROWS;
   p->tile_rows = gpu_tile_rows ();
-  opts = plane_options (self, d, acc, out, value, p->strip_rows,
+  opts = plane_options (self, d, acc, out, out2, value, p->strip_rows,
       p->tile_rows);
 
   GST_DEBUG_OBJECT (self, "plane %u: %s (%s variant)", i, opts,
@@ -957,7 +1006,8 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
   if (!p->k1 || !(self->gpu ? p->k2 && p->k3 : p->fast != NULL))
     return FALSE;
   if (self->gpu) {
-    p->accrow = create_gpu_scratch (self, p->strip_rows, acc_size);
+    p->accrow = create_gpu_scratch (self, p->strip_rows, acc_size,
+        p->pair);
     if (!p->accrow)
       return FALSE;
   } else {
@@ -1075,7 +1125,7 @@ setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
 {
   GstClBaseFilter *base = GST_CL_BASE_FILTER (self);
   IntegralPlane *p = &self->plane[0];
-  gchar *opts = plane_options (self, d, acc, out, 0, GPU_STRIP_ROWS,
+  gchar *opts = plane_options (self, d, acc, out, NULL, 0, GPU_STRIP_ROWS,
       GPU_TILE_ROWS);
   gsize n;
 
@@ -1147,7 +1197,8 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   GstClIntegralFormat format;
   SourceDesc d;
   gsize acc_size;
-  guint planes, bit, n = 0;
+  guint planes, bit, n = 0, k = 0;
+  gboolean pair;
 
   if (!describe_source (in_info, &d)) {
     GST_ERROR_OBJECT (self, "unsupported input %" GST_PTR_FORMAT, incaps);
@@ -1193,7 +1244,7 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     plane_types (format, FALSE, &acc, &out, &acc_size);
     if (!self->gpu)
       return setup_cpu_box_mean (self, &d, acc, out, acc_size);
-    if (!setup_plane (self, 0, &d, acc, out, 0, acc_size))
+    if (!setup_plane (self, 0, &d, acc, out, NULL, 0, acc_size))
       return FALSE;
     self->plane[0].offset = 0;
     self->n_planes = 1;
@@ -1221,17 +1272,37 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
       return FALSE;
     self->out_size = size;
   }
+  /* GPU strips: the sum program writes the squares plane too (while both
+   * planes' scratch columns, 2 x (width + blocks) x channels, stay far
+   * from the kernels' 32-bit counts) */
+  pair = self->gpu && !self->one_pass &&
+      (planes & GST_CL_INTEGRAL_PLANES_SQSUM) &&
+      (guint64) self->width * d.channels < G_MAXINT / 4 &&
+      g_strcmp0 (g_getenv (PAIR_ENV), "0") != 0;
   for (bit = 1; bit <= GST_CL_INTEGRAL_PLANES_COUNT; bit <<= 1) {
+    const gchar *out2 = NULL, *acc2;
+    gsize acc2_size;
+
     if (!(planes & bit))
       continue;
+    if (pair && bit == GST_CL_INTEGRAL_PLANES_SQSUM) {
+      k++;
+      continue;
+    }
     plane_types (format, bit == GST_CL_INTEGRAL_PLANES_SQSUM, &acc, &out,
         &acc_size);
-    if (!setup_plane (self, n, &d, acc, out,
+    if (pair && bit == GST_CL_INTEGRAL_PLANES_SUM)
+      plane_types (format, TRUE, &acc2, &out2, &acc2_size);
+    if (!setup_plane (self, n, &d, acc, out, out2,
             bit == GST_CL_INTEGRAL_PLANES_SUM ? 0 :
             bit == GST_CL_INTEGRAL_PLANES_SQSUM ? 1 : 2, acc_size))
       return FALSE;
-    self->plane[n].offset = offsets[n];
+    self->plane[n].offset = offsets[k];
+    /* (the squares plane follows the sum plane) */
+    if (out2)
+      self->plane[n].offset2 = offsets[k + 1];
     n++;
+    k++;
   }
   self->n_planes = n;
   if (!self->gpu)
@@ -1313,7 +1384,8 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, GstClFrame * in,
      * overflow: create_gpu_scratch() sized them) */
     cl_int strips = (h + p->strip_rows - 1) / p->strip_rows;
     gsize blocks = (w + GPU_STRIP_PIXELS - 1) / GPU_STRIP_PIXELS;
-    cl_uint m = (cl_uint) ((w + blocks) * self->channels);
+    cl_uint m = (cl_uint) ((w + blocks) * self->channels * (p->pair ? 2 : 1));
+    cl_ulong off2 = p->offset2;
     gsize tsz[2] = { blocks * GPU_STRIP_WG, strips };
     gsize tlsz[2] = { GPU_STRIP_WG, 1 };
     gsize ssz[2] = { gst_cl_global_size (m, 32), GPU_SCAN_BANDS };
@@ -1326,7 +1398,12 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, GstClFrame * in,
     if (!(self->skip & 2))
       GST_CL_LAUNCH (self, p->k2, 2, ssz, slsz, INTEGRAL_WHAT,
           GST_CL_ARG (m), GST_CL_ARG (strips), GST_CL_ARG (p->accrow));
-    if (!(self->skip & 4))
+    if (!(self->skip & 4) && p->pair)
+      GST_CL_LAUNCH (self, p->k3, 2, tsz, tlsz, INTEGRAL_WHAT,
+          GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
+          GST_CL_ARG (p->accrow), GST_CL_ARG (out), GST_CL_ARG (off),
+          GST_CL_ARG (off2));
+    else if (!(self->skip & 4))
       GST_CL_LAUNCH (self, p->k3, 2, tsz, tlsz, INTEGRAL_WHAT,
           GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
           GST_CL_ARG (p->accrow), GST_CL_ARG (out), GST_CL_ARG (off));

@@ -3,7 +3,8 @@
  *
  * One program computes one plane of the integral image (the sum, the sum of
  * squares or the count of non-zero samples, chosen by VALUE) of one source
- * layout; the host builds one program per plane it needs.
+ * layout; the host builds one program per plane it needs, except that on
+ * GPUs the sum program also writes the squares plane (PAIR).
  *
  * Output plane: (W+1) x (H+1) elements of OUT, CH channels interleaved, rows
  * tightly packed, first row and first column zero, starting at byte
@@ -32,6 +33,8 @@
  * runs; the other's would only cost build time), ONEPASS (0|1: the strip
  * kernels or gpu_lookback_integral), TH (its rows per tile, at most WG),
  * PACKED (0|1: the GPU kernels' local partial sums as V (ACC) or packed),
+ * PAIR (0|1: the strip kernels also write the squares plane, see below;
+ * OUT2 its output type),
  * BOX (1: the box mean's
  * kernels: cpu_box_mean*, or the strip kernels and box_mean; 0: the
  * integral image's, less to build either way). */
@@ -961,13 +964,52 @@ cpu_box_mean_first (__global const uchar * src, uint src_off,
 #define PSET(v, r, i) (part[r][i] = (v))
 #endif
 
-#if CH == 1
-#define STAGE(v, e, buf) ((buf)[PAD (e)] = CONVERT (OUT, v))
-#else
-#define STAGE(v, e, buf) do { (buf)[PAD (e)] = CONVERT (OUT, (v).x); \
-    (buf)[PAD ((e) + 1)] = CONVERT (OUT, (v).y); \
-    (buf)[PAD ((e) + 2)] = CONVERT (OUT, (v).z); } while (0)
+/* PAIR: one program writes the sum plane (VALUE 0) and the squares plane
+ * (ulong sums, OUT2 outputs), so each launch reads the frame once for both
+ * and a frame takes three launches, not six. The #if PAIR parts are the
+ * squares' share; the squares' row-by-row work runs on work-items WG / 2
+ * onwards (another warp than the sums', SH <= WG / 2). The scratch is then
+ * of ulong (SACC) for both planes: per strip the sums' m / 2 columns, then
+ * the squares'; after the strips, every tile's row sums of the sum plane,
+ * then of the squares. */
+#ifndef PAIR
+#define PAIR 0
 #endif
+#if PAIR
+#if VALUE != 0 || ONEPASS
+#error "PAIR: the sum plane (VALUE 0) of the strip kernels only"
+#endif
+#if SH > WG / 2
+#error "PAIR: at most WG / 2 rows per strip"
+#endif
+#define SACC ulong
+#define ACC2 ulong
+#ifndef OUT2
+#define OUT2 ulong
+#endif
+#define SQ(T, px) (CONVERT (T, px) * CONVERT (T, px))
+#define LANE2 (WG / 2)
+#if PACKED
+#define PART_ROW2 __local ACC2
+#define PGET2(r, i) LOADV (i, part2[r])
+#define PSET2(v, r, i) STOREV (v, i, part2[r])
+#else
+#define PART_ROW2 __local V (ACC2)
+#define PGET2(r, i) (part2[r][i])
+#define PSET2(v, r, i) (part2[r][i] = (v))
+#endif
+#else
+#define SACC ACC
+#endif
+
+#if CH == 1
+#define STAGE_T(T, v, e, buf) ((buf)[PAD (e)] = CONVERT (T, v))
+#else
+#define STAGE_T(T, v, e, buf) do { (buf)[PAD (e)] = CONVERT (T, (v).x); \
+    (buf)[PAD ((e) + 1)] = CONVERT (T, (v).y); \
+    (buf)[PAD ((e) + 2)] = CONVERT (T, (v).z); } while (0)
+#endif
+#define STAGE(v, e, buf) STAGE_T (OUT, v, e, buf)
 
 /* A work-item's K pixels are K * PSTRIDE = 4 * NW contiguous bytes. When
  * src_off and src_stride are multiples of WALIGN they are read as NW
@@ -1030,17 +1072,28 @@ load_k (__global const uchar * row, int x0, int width, bool aligned,
  * part[r][WG] the row's sum left of the tile; q[k] the sums of column
  * x0 + k over the rows above ya. Turns part into exclusive prefixes over
  * the work-items, then adds each row of the source in and stores it
- * coalesced through @stage. Leaves q[k] at the sums over rows < ya + nr. */
+ * coalesced through @stage. Leaves q[k] at the sums over rows < ya + nr.
+ * PAIR: the same for the squares (@o2, @q2, @part2, @stage2). */
 void write_tile_rows (__global const uchar * src, uint src_off,
     int src_stride, int width, bool aligned, __global OUT * o,
     size_t ostride, int ya, int nr, int xb, int ne, V (ACC) * q,
-    PART_ROW (*part)[PART_N], __local OUT * stage);
+    PART_ROW (*part)[PART_N], __local OUT * stage
+#if PAIR
+    , __global OUT2 * o2, V (ACC2) * q2, PART_ROW2 (*part2)[PART_N],
+    __local OUT2 * stage2
+#endif
+    );
 
 void
 write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
     int width, bool aligned, __global OUT * o, size_t ostride, int ya,
     int nr, int xb, int ne, V (ACC) * q, PART_ROW (*part)[PART_N],
-    __local OUT * stage)
+    __local OUT * stage
+#if PAIR
+    , __global OUT2 * o2, V (ACC2) * q2, PART_ROW2 (*part2)[PART_N],
+    __local OUT2 * stage2
+#endif
+    )
 {
   int lid = get_local_id (0), x0 = xb + lid * K;
   int r, k, i;
@@ -1057,6 +1110,19 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
       a += v;
     }
   }
+#if PAIR
+  else if (lid >= LANE2 && lid - LANE2 < nr) {
+    int rr = lid - LANE2;
+    V (ACC2) a = PGET2 (rr, WG);
+
+    for (i = 0; i < WG; i++) {
+      V (ACC2) v = PGET2 (rr, i);
+
+      PSET2 (a, rr, i);
+      a += v;
+    }
+  }
+#endif
   barrier (CLK_LOCAL_MEM_FENCE);
 
   /* the next row's pixels are loaded before this row's barrier and
@@ -1066,9 +1132,13 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
   if (nr > 0)
     load_k (SRC_ROW (ya), x0, width, aligned, nx);
   for (r = 0; r < nr; r++) {
-    __global OUT *orow = o + (size_t) (ya + r + 1) * ostride +
-        (size_t) (xb + 1) * CH;
+    size_t oe = (size_t) (ya + r + 1) * ostride + (size_t) (xb + 1) * CH;
+    __global OUT *orow = o + oe;
     V (ACC) a = PGET (r, lid);
+#if PAIR
+    __global OUT2 *orow2 = o2 + oe;
+    V (ACC2) a2 = PGET2 (r, lid);
+#endif
 
     for (k = 0; k < K; k++)
       px[k] = nx[k];
@@ -1078,10 +1148,19 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
       q[k] += VAL (V (ACC), px[k]);
       a += q[k];
       STAGE (a, (lid * K + k) * CH, stage);
+#if PAIR
+      q2[k] += SQ (V (ACC2), px[k]);
+      a2 += q2[k];
+      STAGE_T (OUT2, a2, (lid * K + k) * CH, stage2);
+#endif
     }
     barrier (CLK_LOCAL_MEM_FENCE);
-    for (i = lid; i < ne; i += WG)
+    for (i = lid; i < ne; i += WG) {
       orow[i] = stage[PAD (i)];
+#if PAIR
+      orow2[i] = stage2[PAD (i)];
+#endif
+    }
     barrier (CLK_LOCAL_MEM_FENCE);
   }
 }
@@ -1092,54 +1171,103 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
 __kernel __attribute__ ((reqd_work_group_size (WG, 1, 1)))
 void
 gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
-    int width, int height, __global ACC * sums)
+    int width, int height, __global SACC * sums)
 {
   PART_ROW part[SH][PART_N];
+#if PAIR
+  PART_ROW2 part2[SH][PART_N];
+#endif
   int lid = get_local_id (0), b = get_group_id (0), s = get_group_id (1);
   int nb = get_num_groups (0), ns = get_num_groups (1);
   int x0 = b * TW + lid * K, ya = s * SH, nr = min (SH, height - ya);
-  size_t m = ((size_t) width + nb) * CH;
-  __global ACC *srow = sums + (size_t) s * m;
-  __global ACC *rs = sums + (size_t) ns * m + ((size_t) s * nb + b) * SH * CH;
+  size_t m = ((size_t) width + nb) * CH * (1 + PAIR);
+  __global SACC *srow = sums + (size_t) s * m;
+  __global SACC *rs = sums + (size_t) ns * m + ((size_t) s * nb + b) * SH * CH;
+#if PAIR
+  __global SACC *srow2 = srow + m / 2;
+  __global SACC *rs2 = rs + (size_t) ns * nb * SH * CH;
+#endif
   V (ACC) col[K];
+#if PAIR
+  V (ACC2) col2[K];
+#endif
   int r, k, i;
 
   bool aligned = ALIGNED;
 
-  for (k = 0; k < K; k++)
+  for (k = 0; k < K; k++) {
     col[k] = 0;
+#if PAIR
+    col2[k] = 0;
+#endif
+  }
   for (r = 0; r < nr; r++) {
     V (uint) px[K];
     V (ACC) t = 0;
+#if PAIR
+    V (ACC2) t2 = 0;
+#endif
 
     load_k (SRC_ROW (ya + r), x0, width, aligned, px);
     for (k = 0; k < K; k++) {
       V (ACC) v = VAL (V (ACC), px[k]);
       col[k] += v;
       t += v;
+#if PAIR
+      V (ACC2) v2 = SQ (V (ACC2), px[k]);
+      col2[k] += v2;
+      t2 += v2;
+#endif
     }
     PSET (t, r, lid);
+#if PAIR
+    PSET2 (t2, r, lid);
+#endif
   }
   for (k = 0; k < K; k++)
-    if (x0 + k < width)
-      STOREV (col[k], x0 + k, srow);
+    if (x0 + k < width) {
+      STOREV (CONVERT (V (SACC), col[k]), x0 + k, srow);
+#if PAIR
+      STOREV (col2[k], x0 + k, srow2);
+#endif
+    }
   barrier (CLK_LOCAL_MEM_FENCE);
   if (lid < nr) {
     V (ACC) t = 0;
 
     for (i = 0; i < WG; i++)
       t += PGET (lid, i);
-    STOREV (t, lid, rs);
+    STOREV (CONVERT (V (SACC), t), lid, rs);
     PSET (t, lid, WG);
   }
+#if PAIR
+  else if (lid >= LANE2 && lid - LANE2 < nr) {
+    int rr = lid - LANE2;
+    V (ACC2) t = 0;
+
+    for (i = 0; i < WG; i++)
+      t += PGET2 (rr, i);
+    STOREV (t, rr, rs2);
+    PSET2 (t, rr, WG);
+  }
+#endif
   barrier (CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
     V (ACC) t = 0;
 
     for (r = 0; r < nr; r++)
       t += PGET (r, WG);
-    STOREV (t, width + b, srow);
+    STOREV (CONVERT (V (SACC), t), width + b, srow);
   }
+#if PAIR
+  else if (lid == LANE2) {
+    V (ACC2) t = 0;
+
+    for (r = 0; r < nr; r++)
+      t += PGET2 (r, WG);
+    STOREV (t, width + b, srow2);
+  }
+#endif
 }
 
 /* global (round_up (m, 32), CB), local (32, CB): each of the m scratch
@@ -1147,14 +1275,14 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
  * memory, then each band writes exclusive prefixes in place */
 __kernel __attribute__ ((reqd_work_group_size (32, CB, 1)))
 void
-gpu_strip_scan (uint m, int nstrips, __global ACC * sums)
+gpu_strip_scan (uint m, int nstrips, __global SACC * sums)
 {
-  __local ACC part[CB][32];
+  __local SACC part[CB][32];
   int lx = get_local_id (0), ly = get_local_id (1);
   size_t i = get_global_id (0);
   int per = (nstrips + CB - 1) / CB;
   int s0 = min (ly * per, nstrips), s1 = min (s0 + per, nstrips);
-  ACC t = 0, a = 0;
+  SACC t = 0, a = 0;
   int s, k;
 
   if (i < m)
@@ -1168,7 +1296,7 @@ gpu_strip_scan (uint m, int nstrips, __global ACC * sums)
     return;
   for (s = s0; s < s1; s++) {
     size_t e = (size_t) s * m + i;
-    ACC v = sums[e];
+    SACC v = sums[e];
 
     sums[e] = a;
     a += v;
@@ -1177,37 +1305,64 @@ gpu_strip_scan (uint m, int nstrips, __global ACC * sums)
 
 /* global (nblocks * WG, nstrips), local (WG, 1): output rows ya + 1 ..
  * ya + SH, columns xb + 1 .. xb + TW of the tile, plus the zero first row
- * and column */
+ * and column (PAIR: of both planes, the squares' at out_off2) */
 __kernel __attribute__ ((reqd_work_group_size (WG, 1, 1)))
 void
 gpu_strip_integral (__global const uchar * src, uint src_off,
-    int src_stride, int width, int height, __global const ACC * sums,
-    __global uchar * out, ulong out_off)
+    int src_stride, int width, int height, __global const SACC * sums,
+    __global uchar * out, ulong out_off
+#if PAIR
+    , ulong out_off2
+#endif
+    )
 {
   PART_ROW part[SH][PART_N];
   __local V (ACC) left[SH];
   __local OUT stage[PAD (TW * CH) + 1];
+#if PAIR
+  PART_ROW2 part2[SH][PART_N];
+  __local V (ACC2) left2[SH];
+  __local OUT2 stage2[PAD (TW * CH) + 1];
+#endif
   int lid = get_local_id (0), b = get_group_id (0), s = get_group_id (1);
   int nb = get_num_groups (0), ns = get_num_groups (1);
   int xb = b * TW, x0 = xb + lid * K, ya = s * SH;
   int nr = min (SH, height - ya), ne = min (TW, width - xb) * CH;
-  size_t m = ((size_t) width + nb) * CH;
+  size_t m = ((size_t) width + nb) * CH * (1 + PAIR);
   size_t ostride = ((size_t) width + 1) * CH;
-  __global const ACC *srow = sums + (size_t) s * m;
-  __global const ACC *rs = sums + (size_t) ns * m + (size_t) s * nb * SH * CH;
+  __global const SACC *srow = sums + (size_t) s * m;
+  __global const SACC *rs = sums + (size_t) ns * m + (size_t) s * nb * SH * CH;
   __global OUT *o = (__global OUT *) (out + out_off);
   V (ACC) q[K], run = 0;
+#if PAIR
+  __global const SACC *srow2 = srow + m / 2;
+  __global const SACC *rs2 = rs + (size_t) ns * nb * SH * CH;
+  __global OUT2 *o2 = (__global OUT2 *) (out + out_off2);
+  V (ACC2) q2[K], run2 = 0;
+#endif
   bool aligned = ALIGNED;
   int r, k, i;
 
   if (s == 0) {
-    for (i = lid; i < ne; i += WG)
+    for (i = lid; i < ne; i += WG) {
       o[(size_t) (xb + 1) * CH + i] = 0;
-    if (b == 0 && lid < CH)
+#if PAIR
+      o2[(size_t) (xb + 1) * CH + i] = 0;
+#endif
+    }
+    if (b == 0 && lid < CH) {
       o[lid] = 0;
+#if PAIR
+      o2[lid] = 0;
+#endif
+    }
   }
-  if (b == 0 && lid < nr)
+  if (b == 0 && lid < nr) {
     STOREV ((V (OUT)) 0, 0, o + (size_t) (ya + lid + 1) * ostride);
+#if PAIR
+    STOREV ((V (OUT2)) 0, 0, o2 + (size_t) (ya + lid + 1) * ostride);
+#endif
+  }
 
   /* row r of the strip, left of the tile: its sums over the tiles on the
    * left, whose totals over the strips above (scanned) come on top */
@@ -1215,36 +1370,74 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
     V (ACC) t = 0;
 
     for (i = 0; i < b; i++)
-      t += LOADV (i * SH + lid, rs);
+      t += CONVERT (V (ACC), LOADV (i * SH + lid, rs));
     left[lid] = t;
   }
+#if PAIR
+  else if (lid >= LANE2 && lid - LANE2 < nr) {
+    int rr = lid - LANE2;
+    V (ACC2) t = 0;
+
+    for (i = 0; i < b; i++)
+      t += LOADV (i * SH + rr, rs2);
+    left2[rr] = t;
+  }
+#endif
   for (k = 0; k < K; k++) {
-    q[k] = x0 + k < width ? LOADV (x0 + k, srow) : (V (ACC)) 0;
+    q[k] = x0 + k < width ? CONVERT (V (ACC), LOADV (x0 + k, srow)) :
+        (V (ACC)) 0;
     run += q[k];
+#if PAIR
+    q2[k] = x0 + k < width ? LOADV (x0 + k, srow2) : (V (ACC2)) 0;
+    run2 += q2[k];
+#endif
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   if (lid < nr) {
     V (ACC) t = 0;
 
     for (i = 0; i < b; i++)
-      t += LOADV (width + i, srow);
+      t += CONVERT (V (ACC), LOADV (width + i, srow));
     for (r = 0; r <= lid; r++)
       t += left[r];
     PSET (t, lid, WG);
   }
+#if PAIR
+  else if (lid >= LANE2 && lid - LANE2 < nr) {
+    int rr = lid - LANE2;
+    V (ACC2) t = 0;
+
+    for (i = 0; i < b; i++)
+      t += LOADV (width + i, srow2);
+    for (r = 0; r <= rr; r++)
+      t += left2[r];
+    PSET2 (t, rr, WG);
+  }
+#endif
 
   /* this work-item's K columns summed, row after row */
   for (r = 0; r < nr; r++) {
     V (uint) px[K];
 
     load_k (SRC_ROW (ya + r), x0, width, aligned, px);
-    for (k = 0; k < K; k++)
+    for (k = 0; k < K; k++) {
       run += VAL (V (ACC), px[k]);
+#if PAIR
+      run2 += SQ (V (ACC2), px[k]);
+#endif
+    }
     PSET (run, r, lid);
+#if PAIR
+    PSET2 (run2, r, lid);
+#endif
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   write_tile_rows (src, src_off, src_stride, width, aligned, o, ostride, ya,
-      nr, xb, ne, q, part, stage);
+      nr, xb, ne, q, part, stage
+#if PAIR
+      , o2, q2, part2, stage2
+#endif
+      );
 }
 
 #endif /* !ONEPASS */
