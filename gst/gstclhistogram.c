@@ -627,7 +627,8 @@ build_pass (GstClHistogram * self, Pass * pass, gboolean depth16,
   guint k;
 
   g_string_append_printf (opt, "-DNOUT=%u -DPSTRIDE=%u -DDEPTH16=%d "
-      "-DRANGE=%u", pass->n_out, pass->pstride, depth16, self->range);
+      "-DRANGE=%u -DGPU=%d", pass->n_out, pass->pstride, depth16, self->range,
+      self->gpu);
   for (k = 0; k < pass->n_out; k++)
     g_string_append_printf (opt, " -DSRC%u=%d", k, pass->src[k]);
   if (GST_VIDEO_INFO_IS_RGB (info))

@@ -14,6 +14,9 @@
  *   NREP, WG    (GPU) local histogram replicas (a power of two),
  *               work-group size
  *   BATCH       (GPU) 16-byte chunks a work-item loads before counting them
+ *   GPU         1: the program holds hist_gpu alone, 0: the CPU kernels
+ *               alone (NVIDIA's compiler spends seconds on hist_cpu's big
+ *               private arrays, which a GPU never runs)
  *
  * Output: result[out_base + k * RANGE + v] = number of samples of channel k
  * with value v. Binning to the user's bin count, mean, stddev, min and max
@@ -63,6 +66,9 @@
 #endif
 #ifndef RANGE
 #define RANGE 256
+#endif
+#ifndef GPU
+#define GPU 0
 #endif
 #ifndef NCOPY
 #define NCOPY 4
@@ -114,6 +120,7 @@
     if (NOUT > 4) hist[((c) * NOUT + 4) * RANGE + SRCU (u, o, SRC4)]++;   \
   } while (0)
 
+#if !GPU
 /* ---- CPU devices: few long work-items, private histograms ---- */
 
 /* One work-item (work-group of 1) per band of @rows_per_band rows of the
@@ -205,6 +212,9 @@ hist_merge (__global const uint * partial, int nbands, __global uint * result,
   result[out_base + i] = s;
 }
 
+#endif /* !GPU */
+
+#if GPU
 /* ---- GPUs: one kernel, interleaved local sub-histograms ---- */
 
 /* 8-bit samples count into NREP local replicas, interleaved: counter
@@ -362,6 +372,9 @@ hist_gpu (__global const uchar * base, uint offset, int stride, int x0,
 #endif
 }
 
+#endif /* GPU */
+
+#if !GPU
 /* hist_cpu's counts (same arguments and output) with one private histogram
  * and one pixel at a time: what frames run until the warm-up worker has
  * compiled hist_cpu. PoCL compiles a kernel at its first launch, hist_cpu
@@ -396,3 +409,4 @@ hist_cpu_first (__global const uchar * base, uint offset, int stride, int x0,
     out[i] = hist[i];
 #endif
 }
+#endif /* !GPU */
