@@ -948,21 +948,73 @@ PX_UNROLL \
     int my = yy >= 0 && yy < height ? yy : map_index (yy, height, border); \
     __global const uchar *row = sbase + max (my, 0) * sstride
 
+/* float3 @v[0..3] into columns @c .. @c + 3 (@c a multiple of 4) of local
+ * row @rr of the three planes @a, one 16-byte store per plane (@V4) or
+ * four 4-byte ones (which the compiler pairs into 8-byte stores). Tuning
+ * (-D PXL_VST, the knob's third field): bit 0 16-byte stores for the 2-D
+ * tile (which also aligns its groups, see PXL_FILL4), bit 1 for the row
+ * pass of separable matrices */
+#ifndef PXL_VST
+#define PXL_VST 1
+#endif
+#define PXL_PUT4(a, c, rr, v, V4) do { \
+    if (V4) { \
+      *(__local float4 *) &(a)[0][rr][c] = \
+          (float4) ((v)[0].x, (v)[1].x, (v)[2].x, (v)[3].x); \
+      *(__local float4 *) &(a)[1][rr][c] = \
+          (float4) ((v)[0].y, (v)[1].y, (v)[2].y, (v)[3].y); \
+      *(__local float4 *) &(a)[2][rr][c] = \
+          (float4) ((v)[0].z, (v)[1].z, (v)[2].z, (v)[3].z); \
+    } else { \
+PX_UNROLL \
+      for (int i_ = 0; i_ < 4; i_++) { \
+        (a)[0][rr][(c) + i_] = (v)[i_].x; \
+        (a)[1][rr][(c) + i_] = (v)[i_].y; \
+        (a)[2][rr][(c) + i_] = (v)[i_].z; \
+      } \
+    } \
+  } while (0)
+
+/* the colour samples of a 32-bit pixel as float3, no border test; tuning
+ * (-D PXL_CV, the knob's fifth field): 0 sample_to_float, 1 int-to-float
+ * conversions of the masked bytes, 2 of the bytes as uchar */
+#ifndef PXL_CV
+#define PXL_CV 0
+#endif
+#if PXL_CV == 1
+#define PXL_RAW(p) ((float3) (convert_float ((p) & 0xff), \
+    convert_float (((p) >> 8) & 0xff), convert_float (((p) >> 16) & 0xff)))
+#elif PXL_CV == 2
+#define PXL_RAW(p) ((float3) (convert_float (as_uchar4 (p).s0), \
+    convert_float (as_uchar4 (p).s1), convert_float (as_uchar4 (p).s2)))
+#else
+#define PXL_RAW(p) ((float3) (sample_to_float ((p) & 0xff), \
+    sample_to_float (((p) >> 8) & 0xff), sample_to_float (((p) >> 16) & 0xff)))
+#endif
+
+/* the row pass's pixels per step (4 or 8; tuning: the knob's fourth field):
+ * 8 widen 8 + 2R input pixels for 8 outputs instead of 4 + 2R for 4 */
+#ifndef PXL_HU
+#define PXL_HU 8
+#endif
+
 #define PXL_SEP_BODY(R) \
   __local float hl[3][PXL_TH + 2 * R][PXL_WX] __attribute__ ((aligned (16))); \
  \
-  /* the row pass: 4 pixels of one input row per step */ \
-  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_WX / 4); \
+  /* the row pass: PXL_HU pixels of one input row per step; a border row \
+   * (my < 0) is the constant hb, whatever its pixels */ \
+  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_WX / PXL_HU); \
       it += PXL_LX * PXL_WY) { \
-    int rr = it / (PXL_WX / 4), q = 4 * (it % (PXL_WX / 4)), x = gx0 + q; \
+    int rr = it / (PXL_WX / PXL_HU), q = PXL_HU * (it % (PXL_WX / PXL_HU)); \
+    int x = gx0 + q; \
     PXL_ROW_START (R); \
-    float3 v[4 + 2 * R], h[4]; \
+    float3 v[PXL_HU + 2 * R], h[PXL_HU]; \
  \
-    if (R <= 4 && a16 && x >= 4 && x + 8 <= width) { \
-      uint u[12];               /* pixels x - 4 .. x + 7 */ \
+    if (R <= 4 && a16 && x >= 4 && x + PXL_HU + 4 <= width) { \
+      uint u[PXL_HU + 8];       /* pixels x - 4 .. x + PXL_HU + 3 */ \
  \
 PX_UNROLL \
-      for (int n = 0; n < 3; n++) { \
+      for (int n = 0; n < PXL_HU / 4 + 2; n++) { \
         uint4 t = ((__global const uint4 *) row)[x / 4 - 1 + n]; \
  \
         u[4 * n] = t.s0; \
@@ -971,16 +1023,16 @@ PX_UNROLL \
         u[4 * n + 3] = t.s3; \
       } \
 PX_UNROLL \
-      for (int k = 0; k < 4 + 2 * R; k++) \
-        v[k] = PXL_PIXEL (u[4 - R + k] >> ashift, my); \
+      for (int k = 0; k < PXL_HU + 2 * R; k++) \
+        v[k] = PXL_RAW (u[4 - R + k] >> ashift); \
     } else { \
 PX_UNROLL \
-      for (int k = 0; k < 4 + 2 * R; k++) \
+      for (int k = 0; k < PXL_HU + 2 * R; k++) \
         v[k] = px_pixel4 (row, map_index (x - R + k, width, border), my, \
             ashift, fbval); \
     } \
 PX_UNROLL \
-    for (int i = 0; i < 4; i++) { \
+    for (int i = 0; i < PXL_HU; i++) { \
       h[i] = 0; \
 PX_UNROLL \
       for (int dx = 0; dx < K; dx++) \
@@ -988,10 +1040,10 @@ PX_UNROLL \
           PX_FMA (h[i], coef.c[dx], v[i + dx]); \
       if (my < 0) \
         h[i] = (float3) hb; \
-      hl[0][rr][q + i] = h[i].x; \
-      hl[1][rr][q + i] = h[i].y; \
-      hl[2][rr][q + i] = h[i].z; \
     } \
+PX_UNROLL \
+    for (int g = 0; g < PXL_HU; g += 4) \
+      PXL_PUT4 (hl, q + g, rr, h + g, PXL_VST & 2); \
   } \
   barrier (CLK_LOCAL_MEM_FENCE); \
   /* the column pass */ \
@@ -1050,12 +1102,64 @@ PX_UNROLL \
         PXL_PUT (c0 + i, rr, v[i]); \
   }
 
+/* PXL_VST: column c of the tile is pixel gx0 - R + c, as above, in groups
+ * of 4 columns stored with PXL_PUT4; a group starts O = -R mod 4 words
+ * into a 16-byte unit, so away from the edges it takes words O .. O + 3
+ * of two units (one if O = 0) */
+#define PXL_LW4(R) ((PXL_WX + 2 * (R) + 3) / 4 * 4)
+#define PXL_O(R) ((4 - (R) % 4) % 4)
+#define PXL_FILL4(R) \
+  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_LW4 (R) / 4); \
+      it += PXL_LX * PXL_WY) { \
+    int rr = it / (PXL_LW4 (R) / 4), g = it % (PXL_LW4 (R) / 4); \
+    int xx = gx0 - R + 4 * g, x4 = xx - PXL_O (R); \
+    PXL_ROW_START (R); \
+    float3 v[4]; \
+ \
+    if (my >= 0 && a16 && x4 >= 0 && x4 + (PXL_O (R) ? 8 : 4) <= width) { \
+      uint u[8]; \
+      uint4 t = ((__global const uint4 *) row)[x4 / 4]; \
+ \
+      u[0] = t.s0; \
+      u[1] = t.s1; \
+      u[2] = t.s2; \
+      u[3] = t.s3; \
+      if (PXL_O (R)) { \
+        t = ((__global const uint4 *) row)[x4 / 4 + 1]; \
+        u[4] = t.s0; \
+        u[5] = t.s1; \
+        u[6] = t.s2; \
+        u[7] = t.s3; \
+      } \
+PX_UNROLL \
+      for (int i = 0; i < 4; i++) \
+        v[i] = PXL_RAW (u[PXL_O (R) + i] >> ashift); \
+    } else { \
+PX_UNROLL \
+      for (int i = 0; i < 4; i++) { \
+        int mx = xx + i >= 0 && xx + i < width ? xx + i : \
+            map_index (xx + i, width, border); \
+ \
+        v[i] = px_pixel4 (row, mx, my, ashift, fbval); \
+      } \
+    } \
+    PXL_PUT4 (pl, 4 * g, rr, v, 1); \
+  }
+
+#if PXL_VST & 1
+#define PXL_TILE_W PXL_LW4
+#define PXL_TILE_FILL PXL_FILL4
+#else
+#define PXL_TILE_W PXL_LW
+#define PXL_TILE_FILL PXL_FILL
+#endif
+
 #define PXL_2D_BODY(R) \
-  __local float pl[3][PXL_TH + 2 * R][PXL_LW (R)] \
+  __local float pl[3][PXL_TH + 2 * R][PXL_TILE_W (R)] \
       __attribute__ ((aligned (16))); \
  \
   /* the tile's input pixels, apron included, widened once */ \
-  PXL_FILL (R) \
+  PXL_TILE_FILL (R) \
   barrier (CLK_LOCAL_MEM_FENCE); \
   /* each input row's taps into the outputs it touches */ \
 PX_UNROLL \
