@@ -863,12 +863,13 @@ PX_UNROLL \
  * tile of 64 pixels x PXL_TH rows; a work-item computes PXL_NX pixels side
  * by side (-D PXL_NX=1 or 2) of PXL_ROWS of its rows.
  * Separable matrices (PX_SEP=1): first the work-group runs the row pass of
- * the tile's PXL_TH + 2R input rows, 4 pixels at a time (three 16-byte
- * loads away from the left and right edges), into local memory, one plane
- * per colour lane; then each work-item runs the column pass from there.
- * 2-D matrices: the work-group widens the tile's input pixels (apron
- * included) into local memory once (4 pixels per 16-byte load away from the
- * edges), then each work-item runs its taps from there. Either way each
+ * the tile's PXL_TH + 2R input rows, PXL_HU (8) pixels at a time (four
+ * 16-byte loads away from the left and right edges), into local memory, one
+ * plane per colour lane; then each work-item runs the column pass from
+ * there. 2-D matrices: the work-group widens the tile's input pixels (apron
+ * included) into local memory once (groups of 4 pixels, 16-byte loads and
+ * stores away from the edges), then each work-item runs its taps from
+ * there. Either way each
  * input pixel is read and widened about once per tile instead of once per
  * work-item that needs it, and a work-item keeps few registers, so many
  * more of them run at once. With PXL_NX = 2 a
@@ -879,9 +880,11 @@ PX_UNROLL \
  * conv2d_px's order, so the two give the same bytes.
  *
  * H200, 4K RGBA (GST_CL_CONVOLVE_PX_LOCAL=ROWS,NX): 4 rows x 2 pixels
- * (default) motion blur 0.057 ms, gaussian 0.061; 8 x 1 0.061 / 0.064 (the
- * 16-byte fill; 0.069 / 0.064 without it); 8 x 2 0.059 / 0.071; 4 pixels
- * per work-item 0.119 / 0.105. */
+ * (default) motion blur 0.052 ms, gaussian 0.052 (0.057 / 0.061 before the
+ * aligned 2-D fill, 8-pixel row-pass steps and uchar widening); before
+ * those, 8 x 1 0.061 / 0.064; 8 x 2 0.059 / 0.071; 4 pixels per work-item
+ * 0.119 / 0.105; 8 x 2 with the fill and 8-pixel steps (old widening)
+ * 0.059 / 0.058. */
 #ifndef PX_LOCAL
 #define PX_LOCAL 0
 #endif
@@ -895,16 +898,8 @@ PX_UNROLL \
 #endif
 #define PXL_TH (PXL_ROWS * PXL_WY)
 #define PXL_LX (PXL_WX / PXL_NX)        /* work-items across */
-/* a local row of the 2-D tile (floats): pixels gx0 - R .. gx0 + 63 + R,
- * padded to whole NX-float vectors */
-#define PXL_LW(R) ((PXL_WX + 2 * (R) + PXL_NX - 1) / PXL_NX * PXL_NX)
 /* NX-float vectors a work-item reads per row and lane: NX + 2R samples */
 #define PXL_NV(R) ((PXL_NX + 2 * (R) + PXL_NX - 1) / PXL_NX)
-
-/* the colour samples of a 32-bit pixel as float3 (-1 row: the border) */
-#define PXL_PIXEL(p, my) ((my) < 0 ? (float3) fbval : (float3) \
-    (sample_to_float ((p) & 0xff), sample_to_float (((p) >> 8) & 0xff), \
-        sample_to_float (((p) >> 16) & 0xff)))
 
 /* v[0 .. N * PXL_NX - 1] = samples PXL_NX * tx .. of local row @row of the
  * three planes @a, N vectors per plane */
@@ -948,21 +943,68 @@ PX_UNROLL \
     int my = yy >= 0 && yy < height ? yy : map_index (yy, height, border); \
     __global const uchar *row = sbase + max (my, 0) * sstride
 
+/* float3 @v[0..3] into columns @c .. @c + 3 (@c a multiple of 4) of local
+ * row @rr of the three planes @a: one 16-byte store per plane (@V4) or four
+ * 4-byte stores, which the compiler pairs into 8-byte ones. The 2-D fill
+ * takes the 16-byte stores, its work-items on consecutive 16-byte words
+ * (H200, 4K RGBA motion blur 57.0 -> 52.7 us against main's four 4-way
+ * conflicting 4-byte stores); the separable row pass the pairs unless
+ * -D PXL_SEP16=1 (tuning, see docs/performance.md: with the old widening
+ * 16-byte stores were 2 us slower at 4 pixels per step and 1 us faster
+ * at 8) */
+#ifndef PXL_SEP16
+#define PXL_SEP16 0
+#endif
+#define PXL_PUT4(a, c, rr, v, V4) do { \
+    if (V4) { \
+      *(__local float4 *) &(a)[0][rr][c] = \
+          (float4) ((v)[0].x, (v)[1].x, (v)[2].x, (v)[3].x); \
+      *(__local float4 *) &(a)[1][rr][c] = \
+          (float4) ((v)[0].y, (v)[1].y, (v)[2].y, (v)[3].y); \
+      *(__local float4 *) &(a)[2][rr][c] = \
+          (float4) ((v)[0].z, (v)[1].z, (v)[2].z, (v)[3].z); \
+    } else { \
+PX_UNROLL \
+      for (int i_ = 0; i_ < 4; i_++) { \
+        (a)[0][rr][(c) + i_] = (v)[i_].x; \
+        (a)[1][rr][(c) + i_] = (v)[i_].y; \
+        (a)[2][rr][(c) + i_] = (v)[i_].z; \
+      } \
+    } \
+  } while (0)
+
+/* the colour samples of a 32-bit pixel as float3, no border test: as
+ * uchar conversions NVIDIA's compiler widens most bytes with one
+ * byte-selecting I2F.U8 (the row pass's 14 pixels: 112 instructions where
+ * sample_to_float's shift, mask, OR and subtract took 168; H200, 4K RGBA
+ * gaussian 56.5 -> 52.1 us, motion blur 52.8 -> 51.8) */
+#define PXL_RAW(p) ((float3) (convert_float (as_uchar4 (p).s0), \
+    convert_float (as_uchar4 (p).s1), convert_float (as_uchar4 (p).s2)))
+
+/* the row pass's pixels per step (8; 4 for tuning): 8 widen 8 + 2R input
+ * pixels for 8 outputs instead of 4 + 2R for 4 (H200, 4K RGBA gaussian
+ * 59.5 -> 55.4 us) */
+#ifndef PXL_HU
+#define PXL_HU 8
+#endif
+
 #define PXL_SEP_BODY(R) \
   __local float hl[3][PXL_TH + 2 * R][PXL_WX] __attribute__ ((aligned (16))); \
  \
-  /* the row pass: 4 pixels of one input row per step */ \
-  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_WX / 4); \
+  /* the row pass: PXL_HU pixels of one input row per step; a border row \
+   * (my < 0) is the constant hb, whatever its pixels */ \
+  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_WX / PXL_HU); \
       it += PXL_LX * PXL_WY) { \
-    int rr = it / (PXL_WX / 4), q = 4 * (it % (PXL_WX / 4)), x = gx0 + q; \
+    int rr = it / (PXL_WX / PXL_HU), q = PXL_HU * (it % (PXL_WX / PXL_HU)); \
+    int x = gx0 + q; \
     PXL_ROW_START (R); \
-    float3 v[4 + 2 * R], h[4]; \
+    float3 v[PXL_HU + 2 * R], h[PXL_HU]; \
  \
-    if (R <= 4 && a16 && x >= 4 && x + 8 <= width) { \
-      uint u[12];               /* pixels x - 4 .. x + 7 */ \
+    if (R <= 4 && a16 && x >= 4 && x + PXL_HU + 4 <= width) { \
+      uint u[PXL_HU + 8];       /* pixels x - 4 .. x + PXL_HU + 3 */ \
  \
 PX_UNROLL \
-      for (int n = 0; n < 3; n++) { \
+      for (int n = 0; n < PXL_HU / 4 + 2; n++) { \
         uint4 t = ((__global const uint4 *) row)[x / 4 - 1 + n]; \
  \
         u[4 * n] = t.s0; \
@@ -971,16 +1013,16 @@ PX_UNROLL \
         u[4 * n + 3] = t.s3; \
       } \
 PX_UNROLL \
-      for (int k = 0; k < 4 + 2 * R; k++) \
-        v[k] = PXL_PIXEL (u[4 - R + k] >> ashift, my); \
+      for (int k = 0; k < PXL_HU + 2 * R; k++) \
+        v[k] = PXL_RAW (u[4 - R + k] >> ashift); \
     } else { \
 PX_UNROLL \
-      for (int k = 0; k < 4 + 2 * R; k++) \
+      for (int k = 0; k < PXL_HU + 2 * R; k++) \
         v[k] = px_pixel4 (row, map_index (x - R + k, width, border), my, \
             ashift, fbval); \
     } \
 PX_UNROLL \
-    for (int i = 0; i < 4; i++) { \
+    for (int i = 0; i < PXL_HU; i++) { \
       h[i] = 0; \
 PX_UNROLL \
       for (int dx = 0; dx < K; dx++) \
@@ -988,10 +1030,10 @@ PX_UNROLL \
           PX_FMA (h[i], coef.c[dx], v[i + dx]); \
       if (my < 0) \
         h[i] = (float3) hb; \
-      hl[0][rr][q + i] = h[i].x; \
-      hl[1][rr][q + i] = h[i].y; \
-      hl[2][rr][q + i] = h[i].z; \
     } \
+PX_UNROLL \
+    for (int g = 0; g < PXL_HU; g += 4) \
+      PXL_PUT4 (hl, q + g, rr, h + g, PXL_SEP16); \
   } \
   barrier (CLK_LOCAL_MEM_FENCE); \
   /* the column pass */ \
@@ -1009,32 +1051,38 @@ PX_UNROLL \
       } \
   }
 
-/* widened pixel @v into column @cx of the 2-D tile's input row @rr */
-#define PXL_PUT(cx, rr, v) do { \
-    pl[0][rr][cx] = (v).x; \
-    pl[1][rr][cx] = (v).y; \
-    pl[2][rr][cx] = (v).z; \
-  } while (0)
-
-/* the tile's input pixels, apron included, 4 at a time: 16-byte units of
- * pixels gx0 - M .. gx0 + 63 + M, M = R rounded up to 4 */
-#define PXL_MARGIN(R) (4 * (((R) + 3) / 4))
-#define PXL_FILL(R) \
-  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_WX / 4 + \
-          PXL_MARGIN (R) / 2); it += PXL_LX * PXL_WY) { \
-    int rr = it / (PXL_WX / 4 + PXL_MARGIN (R) / 2); \
-    int q = it % (PXL_WX / 4 + PXL_MARGIN (R) / 2); \
-    int xx = gx0 - PXL_MARGIN (R) + 4 * q, c0 = xx - (gx0 - R); \
+/* the tile's input pixels, apron included: column c of a local row is
+ * pixel gx0 - R + c, filled in groups of 4 columns stored with PXL_PUT4;
+ * a group starts O = -R mod 4 words into a 16-byte unit, so away from the
+ * edges it takes words O .. O + 3 of two units (one if O = 0) */
+#define PXL_LW4(R) ((PXL_WX + 2 * (R) + 3) / 4 * 4)
+#define PXL_O(R) ((4 - (R) % 4) % 4)
+#define PXL_FILL4(R) \
+  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_LW4 (R) / 4); \
+      it += PXL_LX * PXL_WY) { \
+    int rr = it / (PXL_LW4 (R) / 4), g = it % (PXL_LW4 (R) / 4); \
+    int xx = gx0 - R + 4 * g, x4 = xx - PXL_O (R); \
     PXL_ROW_START (R); \
     float3 v[4]; \
  \
-    if (a16 && xx >= 0 && xx + 4 <= width) { \
-      uint4 t = ((__global const uint4 *) row)[xx / 4]; \
+    if (my >= 0 && a16 && x4 >= 0 && x4 + (PXL_O (R) ? 8 : 4) <= width) { \
+      uint u[8]; \
+      uint4 t = ((__global const uint4 *) row)[x4 / 4]; \
  \
-      v[0] = PXL_PIXEL (t.s0 >> ashift, my); \
-      v[1] = PXL_PIXEL (t.s1 >> ashift, my); \
-      v[2] = PXL_PIXEL (t.s2 >> ashift, my); \
-      v[3] = PXL_PIXEL (t.s3 >> ashift, my); \
+      u[0] = t.s0; \
+      u[1] = t.s1; \
+      u[2] = t.s2; \
+      u[3] = t.s3; \
+      if (PXL_O (R)) { \
+        t = ((__global const uint4 *) row)[x4 / 4 + 1]; \
+        u[4] = t.s0; \
+        u[5] = t.s1; \
+        u[6] = t.s2; \
+        u[7] = t.s3; \
+      } \
+PX_UNROLL \
+      for (int i = 0; i < 4; i++) \
+        v[i] = PXL_RAW (u[PXL_O (R) + i] >> ashift); \
     } else { \
 PX_UNROLL \
       for (int i = 0; i < 4; i++) { \
@@ -1044,18 +1092,15 @@ PX_UNROLL \
         v[i] = px_pixel4 (row, mx, my, ashift, fbval); \
       } \
     } \
-PX_UNROLL \
-    for (int i = 0; i < 4; i++) \
-      if (c0 + i >= 0 && c0 + i < PXL_WX + 2 * R) \
-        PXL_PUT (c0 + i, rr, v[i]); \
+    PXL_PUT4 (pl, 4 * g, rr, v, 1); \
   }
 
 #define PXL_2D_BODY(R) \
-  __local float pl[3][PXL_TH + 2 * R][PXL_LW (R)] \
+  __local float pl[3][PXL_TH + 2 * R][PXL_LW4 (R)] \
       __attribute__ ((aligned (16))); \
  \
   /* the tile's input pixels, apron included, widened once */ \
-  PXL_FILL (R) \
+  PXL_FILL4 (R) \
   barrier (CLK_LOCAL_MEM_FENCE); \
   /* each input row's taps into the outputs it touches */ \
 PX_UNROLL \
