@@ -84,12 +84,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
  * integral.cl: three launches and one frame read each, not six); "0" builds
  * one program per plane instead (for comparisons) */
 #define PAIR_ENV "GST_CL_INTEGRAL_PAIR"
-/* "0": the strip kernels' row sums over the work-items walked by one
- * work-item per row, not two (SEGSCAN in integral.cl; for comparisons) */
-#define SEGSCAN_ENV "GST_CL_INTEGRAL_SEGSCAN"
-/* N (2 .. 8): the strip kernels' row loops without barriers load N rows
- * at a time (ROWU in integral.cl; for comparisons) */
-#define ROWU_ENV "GST_CL_INTEGRAL_ROWU"
 
 enum
 {
@@ -818,13 +812,12 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s "
       "-D VALUE=%d -D WG=%d -D SH=%d -D CB=%d -D CPU_ONLY=%d "
       "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d -D PACKED=%d "
-      "-D PAIR=%d -D OUT2=%s -D SEGSCAN=%d -D ROWU=%d",
+      "-D PAIR=%d -D OUT2=%s",
       d->channels, d->src_t, d->pstride, d->roff, d->goff, d->boff, sel, acc,
       out, value, GPU_STRIP_WG, strip_rows, GPU_SCAN_BANDS, !self->gpu,
       self->gpu, self->box_mean, self->one_pass, tile_rows,
       g_strcmp0 (g_getenv (PACKED_ENV), "0") != 0, out2 != NULL,
-      out2 ? out2 : "ulong", g_strcmp0 (g_getenv (SEGSCAN_ENV), "0") != 0,
-      g_getenv (ROWU_ENV) ? CLAMP (atoi (g_getenv (ROWU_ENV)), 1, 8) : 1);
+      out2 ? out2 : "ulong");
 }
 
 static cl_mem
@@ -855,7 +848,7 @@ pair_local_bytes (GstClIntegral * self, gsize acc_size, gsize out_size,
   guint64 lanes = self->channels == 3 ? 4 : 1;  /* of a V (ACC) */
   guint64 packed = g_strcmp0 (g_getenv (PACKED_ENV), "0") != 0 ?
       (guint64) self->channels : lanes;
-  guint64 part = (guint64) rows * (GPU_STRIP_WG + 2) * packed *
+  guint64 part = (guint64) rows * (GPU_STRIP_WG + 1) * packed *
       (acc_size + 8);
   guint64 left = (guint64) rows * lanes * (acc_size + 8);
   guint64 row = (guint64) GPU_STRIP_PIXELS * self->channels;

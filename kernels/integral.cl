@@ -946,27 +946,20 @@ cpu_box_mean_first (__global const uchar * src, uint src_off,
 /* local staging of a tile row, one pad word per 32: conflict-free both
  * when a work-item writes its K pixels and when the row is stored */
 #define PAD(e) ((e) + ((e) >> 5))
-/* a tile's partial row sums, WG + 2 per row: with PACKED the CH values of
+/* a tile's partial row sums, WG + 1 per row: with PACKED the CH values of
  * one packed (12 bytes for three 32-bit sums, not a 16-byte V (ACC)), so
- * that more work-groups fit in a compute unit's local memory. Work-item
- * i's value is at PX (i): the row's two halves of HALF work-items have a
- * slot between them (at HALF, for the scan below; it also puts the
- * halves of a row in other banks), the row's sum left of the tile is at
- * LEFT. */
-#define HALF (WG / 2)
-#define PX(i) ((i) + ((i) >= HALF))
-#define LEFT (WG + 1)
+ * that more work-groups fit in a compute unit's local memory */
 #ifndef PACKED
 #define PACKED 1
 #endif
 #if PACKED
 #define PART_ROW __local ACC
-#define PART_N ((WG + 2) * CH)
+#define PART_N ((WG + 1) * CH)
 #define PGET(r, i) LOADV (i, part[r])
 #define PSET(v, r, i) STOREV (v, i, part[r])
 #else
 #define PART_ROW __local V (ACC)
-#define PART_N (WG + 2)
+#define PART_N (WG + 1)
 #define PGET(r, i) (part[r][i])
 #define PSET(v, r, i) (part[r][i] = (v))
 #endif
@@ -1007,26 +1000,6 @@ cpu_box_mean_first (__global const uchar * src, uint src_off,
 #endif
 #else
 #define SACC ACC
-#endif
-
-/* SEGSCAN: a row's sums over the work-items (gpu_strip_sums' row totals,
- * write_tile_rows' exclusive prefixes) walked by two work-items, one per
- * half, instead of one over all WG: a work-item per (plane, half, row),
- * so 2 * SH * (1 + PAIR) at most WG. The first half's end value is kept
- * at HALF for the second. */
-#ifndef SEGSCAN
-#define SEGSCAN 1
-#endif
-#if SEGSCAN && 2 * SH * (1 + PAIR) > WG
-#undef SEGSCAN
-#define SEGSCAN 0
-#endif
-#define NJ (2 * SH)             /* (half, row) jobs per plane */
-
-/* ROWU: the strip kernels' row loops without barriers load ROWU rows
- * before they sum them, so that several rows' loads are in flight */
-#ifndef ROWU
-#define ROWU 1
 #endif
 
 #if CH == 1
@@ -1125,71 +1098,30 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
   int lid = get_local_id (0), x0 = xb + lid * K;
   int r, k, i;
 
-#if SEGSCAN
-  /* exclusive prefix over each half's work-items, the first half's
-   * starting from the row's sum left of the tile, the second's from 0
-   * (the first's end value, at HALF, is added when the row is written) */
-  {
-    int jp = lid / NJ, jq = (lid % NJ) / SH, jr = lid % SH;
-    int e = jq * (HALF + 1);
-
-    if (jp == 0 && jr < nr) {
-      V (ACC) a = 0;
-
-      if (jq == 0)
-        a = PGET (jr, LEFT);
-      for (i = 0; i < HALF; i++) {
-        V (ACC) v = PGET (jr, e + i);
-
-        PSET (a, jr, e + i);
-        a += v;
-      }
-      if (jq == 0)
-        PSET (a, jr, HALF);
-    }
-#if PAIR
-    else if (jp == 1 && jr < nr) {
-      V (ACC2) a = 0;
-
-      if (jq == 0)
-        a = PGET2 (jr, LEFT);
-      for (i = 0; i < HALF; i++) {
-        V (ACC2) v = PGET2 (jr, e + i);
-
-        PSET2 (a, jr, e + i);
-        a += v;
-      }
-      if (jq == 0)
-        PSET2 (a, jr, HALF);
-    }
-#endif
-  }
-#else
   /* exclusive prefix over the work-items, one row per work-item, starting
    * from the row's sum left of the tile */
   if (lid < nr) {
-    V (ACC) a = PGET (lid, LEFT);
+    V (ACC) a = PGET (lid, WG);
 
     for (i = 0; i < WG; i++) {
-      V (ACC) v = PGET (lid, PX (i));
+      V (ACC) v = PGET (lid, i);
 
-      PSET (a, lid, PX (i));
+      PSET (a, lid, i);
       a += v;
     }
   }
 #if PAIR
   else if (lid >= LANE2 && lid - LANE2 < nr) {
     int rr = lid - LANE2;
-    V (ACC2) a = PGET2 (rr, LEFT);
+    V (ACC2) a = PGET2 (rr, WG);
 
     for (i = 0; i < WG; i++) {
-      V (ACC2) v = PGET2 (rr, PX (i));
+      V (ACC2) v = PGET2 (rr, i);
 
-      PSET2 (a, rr, PX (i));
+      PSET2 (a, rr, i);
       a += v;
     }
   }
-#endif
 #endif
   barrier (CLK_LOCAL_MEM_FENCE);
 
@@ -1202,19 +1134,10 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
   for (r = 0; r < nr; r++) {
     size_t oe = (size_t) (ya + r + 1) * ostride + (size_t) (xb + 1) * CH;
     __global OUT *orow = o + oe;
-    V (ACC) a = PGET (r, PX (lid));
+    V (ACC) a = PGET (r, lid);
 #if PAIR
     __global OUT2 *orow2 = o2 + oe;
-    V (ACC2) a2 = PGET2 (r, PX (lid));
-#endif
-
-#if SEGSCAN
-    if (lid >= HALF) {
-      a += PGET (r, HALF);
-#if PAIR
-      a2 += PGET2 (r, HALF);
-#endif
-    }
+    V (ACC2) a2 = PGET2 (r, lid);
 #endif
 
     for (k = 0; k < K; k++)
@@ -1278,37 +1201,28 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
     col2[k] = 0;
 #endif
   }
-  for (r = 0; r < nr; r += ROWU) {
-    V (uint) px[ROWU][K];
-    int u;
-
-#pragma unroll
-    for (u = 0; u < ROWU; u++)
-      if (r + u < nr)
-        load_k (SRC_ROW (ya + r + u), x0, width, aligned, px[u]);
-#pragma unroll
-    for (u = 0; u < ROWU; u++)
-      if (r + u < nr) {
-        V (ACC) t = 0;
+  for (r = 0; r < nr; r++) {
+    V (uint) px[K];
+    V (ACC) t = 0;
 #if PAIR
-        V (ACC2) t2 = 0;
+    V (ACC2) t2 = 0;
 #endif
 
-        for (k = 0; k < K; k++) {
-          V (ACC) v = VAL (V (ACC), px[u][k]);
-          col[k] += v;
-          t += v;
+    load_k (SRC_ROW (ya + r), x0, width, aligned, px);
+    for (k = 0; k < K; k++) {
+      V (ACC) v = VAL (V (ACC), px[k]);
+      col[k] += v;
+      t += v;
 #if PAIR
-          V (ACC2) v2 = SQ (V (ACC2), px[u][k]);
-          col2[k] += v2;
-          t2 += v2;
+      V (ACC2) v2 = SQ (V (ACC2), px[k]);
+      col2[k] += v2;
+      t2 += v2;
 #endif
-        }
-        PSET (t, r + u, PX (lid));
+    }
+    PSET (t, r, lid);
 #if PAIR
-        PSET2 (t2, r + u, PX (lid));
+    PSET2 (t2, r, lid);
 #endif
-      }
   }
   for (k = 0; k < K; k++)
     if (x0 + k < width) {
@@ -1318,52 +1232,13 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
 #endif
     }
   barrier (CLK_LOCAL_MEM_FENCE);
-#if SEGSCAN
-  /* each half's sum, the second's at HALF, then the row's */
-  {
-    int jp = lid / NJ, jq = (lid % NJ) / SH, jr = lid % SH;
-    int e = jq * (HALF + 1);
-    V (ACC) t = 0;
-#if PAIR
-    V (ACC2) t2 = 0;
-#endif
-
-    if (jp == 0 && jr < nr) {
-      for (i = 0; i < HALF; i++)
-        t += PGET (jr, e + i);
-      if (jq == 1)
-        PSET (t, jr, HALF);
-    }
-#if PAIR
-    else if (jp == 1 && jr < nr) {
-      for (i = 0; i < HALF; i++)
-        t2 += PGET2 (jr, e + i);
-      if (jq == 1)
-        PSET2 (t2, jr, HALF);
-    }
-#endif
-    barrier (CLK_LOCAL_MEM_FENCE);
-    if (jp == 0 && jq == 0 && jr < nr) {
-      t += PGET (jr, HALF);
-      STOREV (CONVERT (V (SACC), t), jr, rs);
-      PSET (t, jr, LEFT);
-    }
-#if PAIR
-    else if (jp == 1 && jq == 0 && jr < nr) {
-      t2 += PGET2 (jr, HALF);
-      STOREV (t2, jr, rs2);
-      PSET2 (t2, jr, LEFT);
-    }
-#endif
-  }
-#else
   if (lid < nr) {
     V (ACC) t = 0;
 
     for (i = 0; i < WG; i++)
-      t += PGET (lid, PX (i));
+      t += PGET (lid, i);
     STOREV (CONVERT (V (SACC), t), lid, rs);
-    PSET (t, lid, LEFT);
+    PSET (t, lid, WG);
   }
 #if PAIR
   else if (lid >= LANE2 && lid - LANE2 < nr) {
@@ -1371,18 +1246,17 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
     V (ACC2) t = 0;
 
     for (i = 0; i < WG; i++)
-      t += PGET2 (rr, PX (i));
+      t += PGET2 (rr, i);
     STOREV (t, rr, rs2);
-    PSET2 (t, rr, LEFT);
+    PSET2 (t, rr, WG);
   }
-#endif
 #endif
   barrier (CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
     V (ACC) t = 0;
 
     for (r = 0; r < nr; r++)
-      t += PGET (r, LEFT);
+      t += PGET (r, WG);
     STOREV (CONVERT (V (SACC), t), width + b, srow);
   }
 #if PAIR
@@ -1390,7 +1264,7 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
     V (ACC2) t = 0;
 
     for (r = 0; r < nr; r++)
-      t += PGET2 (r, LEFT);
+      t += PGET2 (r, WG);
     STOREV (t, width + b, srow2);
   }
 #endif
@@ -1526,7 +1400,7 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
       t += CONVERT (V (ACC), LOADV (width + i, srow));
     for (r = 0; r <= lid; r++)
       t += left[r];
-    PSET (t, lid, LEFT);
+    PSET (t, lid, WG);
   }
 #if PAIR
   else if (lid >= LANE2 && lid - LANE2 < nr) {
@@ -1537,33 +1411,25 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
       t += LOADV (width + i, srow2);
     for (r = 0; r <= rr; r++)
       t += left2[r];
-    PSET2 (t, rr, LEFT);
+    PSET2 (t, rr, WG);
   }
 #endif
 
   /* this work-item's K columns summed, row after row */
-  for (r = 0; r < nr; r += ROWU) {
-    V (uint) px[ROWU][K];
-    int u;
+  for (r = 0; r < nr; r++) {
+    V (uint) px[K];
 
-#pragma unroll
-    for (u = 0; u < ROWU; u++)
-      if (r + u < nr)
-        load_k (SRC_ROW (ya + r + u), x0, width, aligned, px[u]);
-#pragma unroll
-    for (u = 0; u < ROWU; u++)
-      if (r + u < nr) {
-        for (k = 0; k < K; k++) {
-          run += VAL (V (ACC), px[u][k]);
+    load_k (SRC_ROW (ya + r), x0, width, aligned, px);
+    for (k = 0; k < K; k++) {
+      run += VAL (V (ACC), px[k]);
 #if PAIR
-          run2 += SQ (V (ACC2), px[u][k]);
+      run2 += SQ (V (ACC2), px[k]);
 #endif
-        }
-        PSET (run, r + u, PX (lid));
+    }
+    PSET (run, r, lid);
 #if PAIR
-        PSET2 (run2, r + u, PX (lid));
+    PSET2 (run2, r, lid);
 #endif
-      }
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   write_tile_rows (src, src_off, src_stride, width, aligned, o, ostride, ya,
@@ -1735,14 +1601,14 @@ gpu_lookback_integral (__global const uchar * src, uint src_off,
         col[k] += v;
         sum += v;
       }
-      PSET (sum, r, PX (lid));
+      PSET (sum, r, lid);
     }
     barrier (CLK_LOCAL_MEM_FENCE);
     if (lid < n) {
       V (ACC) sum = 0;
 
       for (i = 0; i < WG; i++)
-        sum += PGET (lid, PX (i));
+        sum += PGET (lid, i);
       rows[r0 + lid] = sum;
     }
     barrier (CLK_LOCAL_MEM_FENCE);
@@ -1852,14 +1718,14 @@ gpu_lookback_integral (__global const uchar * src, uint src_off,
     int n = min (SH, nr - r0);
 
     if (lid < n)
-      PSET (left + pre[r0 + lid], lid, LEFT);
+      PSET (left + pre[r0 + lid], lid, WG);
     for (r = 0; r < n; r++) {
       V (uint) px[K];
 
       load_k (SRC_ROW (ya + r0 + r), x0, width, aligned, px);
       for (k = 0; k < K; k++)
         run += VAL (V (ACC), px[k]);
-      PSET (run, r, PX (lid));
+      PSET (run, r, lid);
     }
     barrier (CLK_LOCAL_MEM_FENCE);
     write_tile_rows (src, src_off, src_stride, width, aligned, o, ostride,
