@@ -229,14 +229,15 @@ GST_START_TEST (test_solid_gray)
 GST_END_TEST;
 
 /* GRAY8 sums and counts into 32-bit outputs: on x86 CPUs the fast kernel
- * streams the rows of planes from 2^18 elements on (STREAM_MIN_ELEMS in
+ * streams the rows of planes from 2^22 elements on (STREAM_MIN_ELEMS in
  * integral.cl) out in aligned 64-byte lines, the row's ends in ordinary
  * stores. Widths 1-48 put every row misalignment ((W + 1) % 16) at every
  * row of a 4-row block, rows shorter than a line and lines that start and
  * end mid-row (tall frames from width 16 on, so that the plane is streamed;
- * a row of 16 still is not); 1080p-wide frames run in turn through one
- * harness, so the pool's buffers are written again and again. U32 and F32
- * (its own accumulator width), every layout. */
+ * a row of 16 still is not); 1080p-wide frames (ordinary stores, lines
+ * prefetched for writing) run in turn through one harness, so the pool's
+ * buffers are written again and again. U32 and F32 (its own accumulator
+ * width), every layout. */
 GST_START_TEST (test_streamed_rows)
 {
   static const gint widths[] = { 1920, 1921, 1934 };
@@ -250,7 +251,7 @@ GST_START_TEST (test_streamed_rows)
 
   for (w = quick ? 16 : 1; w <= (quick ? 18 : 48); w++)
     run_integral (GST_VIDEO_FORMAT_GRAY8, w, (w < 16 ? 13 :
-            (1 << 18) / (w + 1) + 1) + w % 4, w % 4,
+            (1 << 22) / (w + 1) + 1) + w % 4, w % 4,
         w % 3 ? REF_INTEGRAL_U32 : REF_INTEGRAL_F32, REF_INTEGRAL_SUM |
         REF_INTEGRAL_COUNT, FALSE, 500 + w);
   set_variant (FALSE);
