@@ -408,21 +408,21 @@ scan4 (__global const uchar * r0, __global const uchar * r1,
 }
 #endif
 
-/* acc[0 .. W * CH) += VAL of the samples of source rows [ya, yb); @fast
- * FALSE: pixel by pixel only (less code to compile) */
-void add_rows (__global const uchar * src, uint src_off, int src_stride,
-    int width, int ya, int yb, __global ACC * acc, bool fast);
-
-void
-add_rows (__global const uchar * src, uint src_off, int src_stride,
-    int width, int ya, int yb, __global ACC * acc, bool fast)
-{
-  int x = 0, y, k;
-
 #ifdef WORD_SCAN
-  /* 64 columns at a time, down the rows in 16-bit lanes (256 samples sum
-   * to at most 65280), widened once per 256 rows */
-  for (; fast && x + 64 <= width; x += 64) {
+/* add_rows for 8-bit gray sums and counts: 64 columns at a time, down the
+ * rows in 16-bit lanes (256 samples sum to at most 65280), widened once per
+ * 256 rows; returns the first column left. Static and called for the fast
+ * kernel only, as scan4: PoCL can leave it out of cpu_integral_first */
+static int add_cols64 (__global const uchar * src, uint src_off,
+    int src_stride, int width, int ya, int yb, __global ACC * acc);
+
+static int
+add_cols64 (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc)
+{
+  int x, y;
+
+  for (x = 0; x + 64 <= width; x += 64) {
     for (y = ya; y < yb;) {
       int ye = min (yb, y + 256);
       ushort16 t0 = 0, t1 = 0, t2 = 0, t3 = 0;
@@ -441,11 +441,30 @@ add_rows (__global const uchar * src, uint src_off, int src_stride,
       vstore16 (vload16 (3, acc + x) + CONVERT (ACC16, t3), 3, acc + x);
     }
   }
-  if (x >= width)
-    return;
-  src_off += x;
-  width -= x;
-  acc += x;
+  return x;
+}
+#endif
+
+/* acc[0 .. W * CH) += VAL of the samples of source rows [ya, yb); @fast
+ * FALSE: pixel by pixel only (less code to compile) */
+void add_rows (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc, bool fast);
+
+void
+add_rows (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc, bool fast)
+{
+  int x, y, k;
+
+#ifdef WORD_SCAN
+  if (fast) {
+    x = add_cols64 (src, src_off, src_stride, width, ya, yb, acc);
+    if (x >= width)
+      return;
+    src_off += x;
+    width -= x;
+    acc += x;
+  }
 #endif
   for (y = ya; y < yb; y += R) {
     int nr = min (R, yb - y);
