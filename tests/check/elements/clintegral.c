@@ -196,41 +196,48 @@ GST_START_TEST (test_aligned_rows)
 GST_END_TEST;
 
 /* Solid 8-bit gray frames: every in-row prefix at its largest (255s) or
- * counting every sample (1s), rows of 8-sample chunks and a tail, for the
- * CPU kernels' 16-bit row prefixes; every output type */
+ * counting every sample (1s), rows of 16-sample chunks and a tail, for the
+ * CPU kernels' 16-bit row prefixes; and a tall frame, whose later bands
+ * add up more than 256 rows above them in 16-bit lanes; every output
+ * type */
 GST_START_TEST (test_solid_gray)
 {
   static const guint8 values[] = { 255, 1 };
-  guint i, f;
+  static const gint sizes[][2] = { {1925, 23}, {130, 1031} };
+  guint i, f, z;
 
   set_variant (FALSE);
-  for (i = 0; i < G_N_ELEMENTS (values); i++)
-    for (f = REF_INTEGRAL_U32; f <= REF_INTEGRAL_F64; f++) {
-      GstHarness *h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, 1925, 23,
-          f, REF_INTEGRAL_SUM | REF_INTEGRAL_COUNT);
-      GstVideoInfo info;
-      GstBuffer *in = test_frame_new_filled (GST_VIDEO_FORMAT_GRAY8, 1925,
-          23, TEST_LAYOUT_PADDED, values[i], &info);
-      gchar *what = g_strdup_printf ("solid %u %s", values[i], fmt_names[f]);
+  for (z = 0; z < G_N_ELEMENTS (sizes); z++)
+    for (i = 0; i < G_N_ELEMENTS (values); i++)
+      for (f = REF_INTEGRAL_U32; f <= REF_INTEGRAL_F64; f++) {
+        gint w = sizes[z][0], h = sizes[z][1];
+        GstHarness *h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, w, h,
+            f, REF_INTEGRAL_SUM | REF_INTEGRAL_COUNT);
+        GstVideoInfo info;
+        GstBuffer *in = test_frame_new_filled (GST_VIDEO_FORMAT_GRAY8, w, h,
+            TEST_LAYOUT_PADDED, values[i], &info);
+        gchar *what = g_strdup_printf ("solid %u %s %dx%d", values[i],
+            fmt_names[f], w, h);
 
-      check_integral (h_, in, &info, f, REF_INTEGRAL_SUM |
-          REF_INTEGRAL_COUNT, what);
-      gst_harness_teardown (h_);
-      g_free (what);
-    }
+        check_integral (h_, in, &info, f, REF_INTEGRAL_SUM |
+            REF_INTEGRAL_COUNT, what);
+        gst_harness_teardown (h_);
+        g_free (what);
+      }
 }
 
 GST_END_TEST;
 
 /* GRAY8 sums and counts into 32-bit outputs: on x86 CPUs the fast kernel
- * streams the rows of planes from 2^19 elements on (STREAM_MIN_ELEMS in
+ * streams the rows of planes from 2^22 elements on (STREAM_MIN_ELEMS in
  * integral.cl) out in aligned 64-byte lines, the row's ends in ordinary
  * stores. Widths 1-48 put every row misalignment ((W + 1) % 16) at every
  * row of a 4-row block, rows shorter than a line and lines that start and
  * end mid-row (tall frames from width 16 on, so that the plane is streamed;
- * a row of 16 still is not); 1080p-wide frames run in turn through one
- * harness, so the pool's buffers are written again and again. U32 and F32
- * (its own accumulator width), every layout. */
+ * a row of 16 still is not); 1080p-wide frames (ordinary stores, lines
+ * prefetched for writing) run in turn through one harness, so the pool's
+ * buffers are written again and again. U32 and F32 (its own accumulator
+ * width), every layout. */
 GST_START_TEST (test_streamed_rows)
 {
   static const gint widths[] = { 1920, 1921, 1934 };
@@ -244,7 +251,7 @@ GST_START_TEST (test_streamed_rows)
 
   for (w = quick ? 16 : 1; w <= (quick ? 18 : 48); w++)
     run_integral (GST_VIDEO_FORMAT_GRAY8, w, (w < 16 ? 13 :
-            (1 << 19) / (w + 1) + 1) + w % 4, w % 4,
+            (1 << 22) / (w + 1) + 1) + w % 4, w % 4,
         w % 3 ? REF_INTEGRAL_U32 : REF_INTEGRAL_F32, REF_INTEGRAL_SUM |
         REF_INTEGRAL_COUNT, FALSE, 500 + w);
   set_variant (FALSE);
