@@ -840,28 +840,34 @@ static gboolean check_size (GstClIntegral * self, gboolean computed,
 
 /* Local memory of a PAIR program's gpu_strip_integral (its largest
  * kernel, integral.cl) with @rows rows per strip: both planes' partial
- * sums, left sums and staging rows (@out_size + 8 bytes per element) */
+ * sums (the squares' 4 bytes for 8-bit sources, @narrow), left sums,
+ * staging rows (@out_size + 8 bytes per element) and the squares' sums
+ * above the tile per work-item and per 8 */
 static guint64
 pair_local_bytes (GstClIntegral * self, gsize acc_size, gsize out_size,
-    gint rows)
+    gboolean narrow, gint rows)
 {
   guint64 lanes = self->channels == 3 ? 4 : 1;  /* of a V (ACC) */
   guint64 packed = g_strcmp0 (g_getenv (PACKED_ENV), "0") != 0 ?
       (guint64) self->channels : lanes;
   guint64 part = (guint64) rows * (GPU_STRIP_WG + 1) * packed *
-      (acc_size + 8);
-  guint64 left = (guint64) rows * lanes * (acc_size + 8);
+      (acc_size + (narrow ? 4 : 8));
+  guint64 left = (guint64) rows * lanes * (acc_size + 2 * 8);
+  guint64 above = (guint64) (GPU_STRIP_WG + GPU_STRIP_WG / 8) *
+      self->channels * 8;
   guint64 row = (guint64) GPU_STRIP_PIXELS * self->channels;
 
-  return part + left + (row + row / 32 + 1) * (out_size + 8);
+  return part + left + above + (row + row / 32 + 1) * (out_size + 8);
 }
 
 /* Rows per strip of the GPU kernels for @acc_size-byte sums; @out_size > 0:
- * a PAIR program (@out_size-byte sums out, squares 8 bytes), whose squares'
- * rows run on the second half of the work-group and whose rows are cut
- * until its local memory fits the device's */
+ * a PAIR program (@out_size-byte sums out, squares 8 bytes) of a source of
+ * samples up to @max_value, whose squares' rows run on the second half of
+ * the work-group and whose rows are cut until its local memory fits the
+ * device's */
 static gint
-gpu_strip_rows (GstClIntegral * self, gsize acc_size, gsize out_size)
+gpu_strip_rows (GstClIntegral * self, gsize acc_size, gsize out_size,
+    guint max_value)
 {
   GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
       (self));
@@ -873,9 +879,10 @@ gpu_strip_rows (GstClIntegral * self, gsize acc_size, gsize out_size)
   if (env && wide && strchr (env, ','))
     env = strchr (env, ',') + 1;
   rows = env ? CLAMP (atoi (env), 2, max) : GPU_STRIP_ROWS;
-  /* (a margin for the compiler's alignment of the arrays) */
+  /* (a margin for the compiler's alignment of the arrays; 8-bit sources
+   * sum their squares within a tile in 32 bits, SQT in integral.cl) */
   while (pair && rows > 2 && pair_local_bytes (self, acc_size, out_size,
-          rows) + 512 > ctx->local_mem_size)
+          max_value <= 255, rows) + 512 > ctx->local_mem_size)
     rows--;
   return rows;
 }
@@ -973,8 +980,8 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
   p->pair = out2 != NULL;
   /* (a pair's sums out: 4-byte uint or float, else 8 bytes) */
   p->strip_rows = self->gpu ? gpu_strip_rows (self, acc_size, !p->pair ? 0 :
-          g_str_equal (out, "uint") || g_str_equal (out, "float") ? 4 : 8) :
-      GPU_STRIP_ROWS;
+          g_str_equal (out, "uint") || g_str_equal (out, "float") ? 4 : 8,
+      d->max_value) : GPU_STRIP_ROWS;
   p->tile_rows = gpu_tile_rows ();
   opts = plane_options (self, d, acc, out, out2, value, p->strip_rows,
       p->tile_rows);

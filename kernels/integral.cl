@@ -1032,12 +1032,22 @@ cpu_box_mean_first (__global const uchar * src, uint src_off,
 #endif
 #define SQ(T, px) (CONVERT (T, px) * CONVERT (T, px))
 #define LANE2 (WG / 2)
+/* SQT: squares summed within one tile (the kernels' local partial sums):
+ * 32 bits for 8-bit sources, whose tile holds at most WG * K * SH * 255^2
+ * < 2^32; half the local memory of 64-bit ones, so more work-groups fit
+ * in a compute unit. What comes from outside the tile (the rows above, the
+ * tiles on the left) is added in 64 bits (ACC2). */
+#if (CH == 1 && PSTRIDE == 2) || WG * K * SH > 66051
+#define SQT ulong
+#else
+#define SQT uint
+#endif
 #if PACKED
-#define PART_ROW2 __local ACC2
+#define PART_ROW2 __local SQT
 #define PGET2(r, i) LOADV (i, part2[r])
 #define PSET2(v, r, i) STOREV (v, i, part2[r])
 #else
-#define PART_ROW2 __local V (ACC2)
+#define PART_ROW2 __local V (SQT)
 #define PGET2(r, i) (part2[r][i])
 #define PSET2(v, r, i) (part2[r][i] = (v))
 #endif
@@ -1116,14 +1126,17 @@ load_k (__global const uchar * row, int x0, int width, bool aligned,
  * x0 + k over the rows above ya. Turns part into exclusive prefixes over
  * the work-items, then adds each row of the source in and stores it
  * coalesced through @stage. Leaves q[k] at the sums over rows < ya + nr.
- * PAIR: the same for the squares (@o2, @q2, @part2, @stage2). */
+ * PAIR: the same for the squares (@o2, @q2, @part2, @stage2), but part2
+ * holds the tile's own rows only (SQT): lrow2[r] is the row's sum left of
+ * the tile, @qx the sum over the rows above of the tile's columns left of
+ * the work-item. */
 void write_tile_rows (__global const uchar * src, uint src_off,
     int src_stride, int width, bool aligned, __global OUT * o,
     size_t ostride, int ya, int nr, int xb, int ne, V (ACC) * q,
     PART_ROW (*part)[PART_N], __local OUT * stage
 #if PAIR
     , __global OUT2 * o2, V (ACC2) * q2, PART_ROW2 (*part2)[PART_N],
-    __local OUT2 * stage2
+    __local OUT2 * stage2, __local const V (ACC2) * lrow2, V (ACC2) qx
 #endif
     );
 
@@ -1134,7 +1147,7 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
     __local OUT * stage
 #if PAIR
     , __global OUT2 * o2, V (ACC2) * q2, PART_ROW2 (*part2)[PART_N],
-    __local OUT2 * stage2
+    __local OUT2 * stage2, __local const V (ACC2) * lrow2, V (ACC2) qx
 #endif
     )
 {
@@ -1156,10 +1169,10 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
 #if PAIR
   else if (lid >= LANE2 && lid - LANE2 < nr) {
     int rr = lid - LANE2;
-    V (ACC2) a = PGET2 (rr, WG);
+    V (SQT) a = 0;
 
     for (i = 0; i < WG; i++) {
-      V (ACC2) v = PGET2 (rr, i);
+      V (SQT) v = PGET2 (rr, i);
 
       PSET2 (a, rr, i);
       a += v;
@@ -1180,7 +1193,7 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
     V (ACC) a = PGET (r, lid);
 #if PAIR
     __global OUT2 *orow2 = o2 + oe;
-    V (ACC2) a2 = PGET2 (r, lid);
+    V (ACC2) a2 = lrow2[r] + qx + CONVERT (V (ACC2), PGET2 (r, lid));
 #endif
 
     for (k = 0; k < K; k++)
@@ -1232,7 +1245,7 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
 #endif
   V (ACC) col[K];
 #if PAIR
-  V (ACC2) col2[K];
+  V (SQT) col2[K];
 #endif
   int r, k, i;
 
@@ -1248,7 +1261,7 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
     V (uint) px[K];
     V (ACC) t = 0;
 #if PAIR
-    V (ACC2) t2 = 0;
+    V (SQT) t2 = 0;
 #endif
 
     load_k (SRC_ROW (ya + r), x0, width, aligned, px);
@@ -1257,7 +1270,7 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
       col[k] += v;
       t += v;
 #if PAIR
-      V (ACC2) v2 = SQ (V (ACC2), px[k]);
+      V (SQT) v2 = SQ (V (SQT), px[k]);
       col2[k] += v2;
       t2 += v2;
 #endif
@@ -1271,7 +1284,7 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
     if (x0 + k < width) {
       STOREV (CONVERT (V (SACC), col[k]), x0 + k, srow);
 #if PAIR
-      STOREV (col2[k], x0 + k, srow2);
+      STOREV (CONVERT (V (SACC), col2[k]), x0 + k, srow2);
 #endif
     }
   barrier (CLK_LOCAL_MEM_FENCE);
@@ -1286,11 +1299,11 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
 #if PAIR
   else if (lid >= LANE2 && lid - LANE2 < nr) {
     int rr = lid - LANE2;
-    V (ACC2) t = 0;
+    V (SQT) t = 0;
 
     for (i = 0; i < WG; i++)
       t += PGET2 (rr, i);
-    STOREV (t, rr, rs2);
+    STOREV (CONVERT (V (SACC), t), rr, rs2);
     PSET2 (t, rr, WG);
   }
 #endif
@@ -1304,11 +1317,11 @@ gpu_strip_sums (__global const uchar * src, uint src_off, int src_stride,
   }
 #if PAIR
   else if (lid == LANE2) {
-    V (ACC2) t = 0;
+    V (SQT) t = 0;
 
     for (r = 0; r < nr; r++)
       t += PGET2 (r, WG);
-    STOREV (t, width + b, srow2);
+    STOREV (CONVERT (V (SACC), t), width + b, srow2);
   }
 #endif
 }
@@ -1364,7 +1377,10 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
   __local OUT stage[PAD (TW * CH) + 1];
 #if PAIR
   PART_ROW2 part2[SH][PART_N];
-  __local V (ACC2) left2[SH];
+  __local V (ACC2) left2[SH], lrow2[SH];
+  /* each work-item's sum over the rows above of its K columns, then of
+   * each 8 work-items' (for the exclusive prefix of those over the tile) */
+  __local ACC2 qcol2[WG * CH], qblk2[WG / 8 * CH];
   __local OUT2 stage2[PAD (TW * CH) + 1];
 #endif
   int lid = get_local_id (0), b = get_group_id (0), s = get_group_id (1);
@@ -1381,7 +1397,8 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
   __global const SACC *srow2 = srow + m / 2;
   __global const SACC *rs2 = rs + (size_t) ns * nb * SH * CH;
   __global OUT2 *o2 = (__global OUT2 *) (out + out_off2);
-  V (ACC2) q2[K], run2 = 0;
+  V (ACC2) q2[K], qsum2 = 0, qx = 0;
+  V (SQT) run2 = 0;
 #endif
   bool aligned = ALIGNED;
   int r, k, i;
@@ -1432,10 +1449,22 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
     run += q[k];
 #if PAIR
     q2[k] = x0 + k < width ? LOADV (x0 + k, srow2) : (V (ACC2)) 0;
-    run2 += q2[k];
+    qsum2 += q2[k];
 #endif
   }
+#if PAIR
+  STOREV (qsum2, lid, qcol2);
+#endif
   barrier (CLK_LOCAL_MEM_FENCE);
+#if PAIR
+  /* qx: qcol2's exclusive prefix, here over this work-item's 8, after the
+   * next barrier over the 8s on the left */
+  for (i = 0; i < 7; i++)
+    if (i < (lid & 7))
+      qx += LOADV ((lid & ~7) + i, qcol2);
+  if ((lid & 7) == 7)
+    STOREV (qx + qsum2, lid >> 3, qblk2);
+#endif
   if (lid < nr) {
     V (ACC) t = 0;
 
@@ -1454,7 +1483,7 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
       t += LOADV (width + i, srow2);
     for (r = 0; r <= rr; r++)
       t += left2[r];
-    PSET2 (t, rr, WG);
+    lrow2[rr] = t;
   }
 #endif
 
@@ -1466,7 +1495,7 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
     for (k = 0; k < K; k++) {
       run += VAL (V (ACC), px[k]);
 #if PAIR
-      run2 += SQ (V (ACC2), px[k]);
+      run2 += SQ (V (SQT), px[k]);
 #endif
     }
     PSET (run, r, lid);
@@ -1475,10 +1504,15 @@ gpu_strip_integral (__global const uchar * src, uint src_off,
 #endif
   }
   barrier (CLK_LOCAL_MEM_FENCE);
+#if PAIR
+  for (i = 0; i < WG / 8 - 1; i++)
+    if (i < lid >> 3)
+      qx += LOADV (i, qblk2);
+#endif
   write_tile_rows (src, src_off, src_stride, width, aligned, o, ostride, ya,
       nr, xb, ne, q, part, stage
 #if PAIR
-      , o2, q2, part2, stage2
+      , o2, q2, part2, stage2, lrow2, qx
 #endif
       );
 }

@@ -578,6 +578,50 @@ GST_START_TEST (test_gpu_strips)
 
 GST_END_TEST;
 
+/* All-255 8-bit frames through the GPU strips' sums + squares program:
+ * every tile's squares at their largest (the program sums them within a
+ * tile in 32 bits), in the longest strips it takes (32 rows) and the
+ * default ones; 4 full tiles and a partial one across, a partial strip at
+ * the bottom */
+GST_START_TEST (test_gpu_pair_solid)
+{
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_RGBA
+  };
+  static const RefIntegralFormat outs[] = { REF_INTEGRAL_U32,
+    REF_INTEGRAL_U64
+  };
+  static const gchar *strip_rows[] = { "32", NULL };
+  const guint planes = REF_INTEGRAL_SUM | REF_INTEGRAL_SQSUM;
+  guint t, i, f;
+
+  set_variant (TRUE);
+  for (t = 0; t < G_N_ELEMENTS (strip_rows); t++) {
+    if (strip_rows[t])
+      g_setenv ("GST_CL_INTEGRAL_STRIP_ROWS", strip_rows[t], TRUE);
+    else
+      g_unsetenv ("GST_CL_INTEGRAL_STRIP_ROWS");
+    for (i = 0; i < G_N_ELEMENTS (fmts); i++)
+      for (f = 0; f < G_N_ELEMENTS (outs); f++) {
+        GstHarness *h_ = integral_harness (fmts[i], 1030, 131, outs[f],
+            planes);
+        GstVideoInfo info;
+        GstBuffer *in = test_frame_new_filled (fmts[i], 1030, 131,
+            TEST_LAYOUT_PADDED, 255, &info);
+        gchar *what = g_strdup_printf ("solid 255 %s %s strip rows %s",
+            gst_video_format_to_string (fmts[i]), fmt_names[outs[f]],
+            strip_rows[t] ? strip_rows[t] : "default");
+
+        check_integral (h_, in, &info, outs[f], planes, what);
+        gst_harness_teardown (h_);
+        g_free (what);
+      }
+  }
+  g_unsetenv ("GST_CL_INTEGRAL_STRIP_ROWS");
+}
+
+GST_END_TEST;
+
 /* A frame of @vf (8-bit samples) where every sample is @v, or @v + 1 where
  * x + y is odd: an odd x odd window then sums to (v + 1) * area - area / 2
  * (centred on v + 1: a mean of exactly v + 1 once rounded half up) or
@@ -1068,6 +1112,7 @@ clintegral_suite (void)
   tcase_add_test (tc, test_wrap_4k);
   tcase_add_test (tc, test_gpu_lookback);
   tcase_add_test (tc, test_gpu_strips);
+  tcase_add_test (tc, test_gpu_pair_solid);
   tcase_add_test (tc, test_big_frame);
   return s;
 }
