@@ -192,7 +192,11 @@ load_px (__global const uchar * row, int x)
 
 #if !BOX
 
-#if CH == 1 && PSTRIDE == 1 && VALUE != 1
+/* (CPU instruction sets only: this block is written for PoCL's CPU code;
+ * on GPUs, where only tests force the CPU variant, the generic scan below
+ * serves, which NVIDIA's compiler builds) */
+#if CH == 1 && PSTRIDE == 1 && VALUE != 1 && (defined (__x86_64__) || \
+    defined (__i386__) || defined (__aarch64__) || defined (__arm__))
 /* 8-bit samples summed (or counted), 16 columns of 4 rows at a time, in
  * 16-bit lanes until the last step: the rows are first added up down the
  * 4 rows (4 samples: at most 1020), so that row k's integral is the
