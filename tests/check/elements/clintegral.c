@@ -41,6 +41,17 @@ set_variant (guint variant)
   g_setenv ("GST_CL_INTEGRAL_VARIANT", variant_names[variant], TRUE);
 }
 
+/* GPU strips of @rows rows (the element's benchmark knob), or the
+ * default for NULL */
+static void
+set_strip_rows (const gchar * rows)
+{
+  if (rows)
+    g_setenv ("GST_CL_INTEGRAL_STRIP_ROWS", rows, TRUE);
+  else
+    g_unsetenv ("GST_CL_INTEGRAL_STRIP_ROWS");
+}
+
 static GstHarness *
 integral_harness (GstVideoFormat vf, gint w, gint h, RefIntegralFormat f,
     guint planes)
@@ -548,10 +559,7 @@ GST_START_TEST (test_gpu_strips)
 
   set_variant (TRUE);
   for (t = 0; t < G_N_ELEMENTS (strip_rows); t++) {
-    if (strip_rows[t])
-      g_setenv ("GST_CL_INTEGRAL_STRIP_ROWS", strip_rows[t], TRUE);
-    else
-      g_unsetenv ("GST_CL_INTEGRAL_STRIP_ROWS");
+    set_strip_rows (strip_rows[t]);
     for (i = 0; i < G_N_ELEMENTS (cases); i++) {
       GstHarness *h_ = integral_harness (cases[i].vf, cases[i].w, cases[i].h,
           cases[i].f, cases[i].planes);
@@ -573,7 +581,7 @@ GST_START_TEST (test_gpu_strips)
   }
   run_box_mean (GST_VIDEO_FORMAT_RGBA, 1921, 1081, TEST_LAYOUT_PADDED, 7,
       TRUE, 10);
-  g_unsetenv ("GST_CL_INTEGRAL_STRIP_ROWS");
+  set_strip_rows (NULL);
 }
 
 GST_END_TEST;
@@ -597,10 +605,7 @@ GST_START_TEST (test_gpu_pair_solid)
 
   set_variant (TRUE);
   for (t = 0; t < G_N_ELEMENTS (strip_rows); t++) {
-    if (strip_rows[t])
-      g_setenv ("GST_CL_INTEGRAL_STRIP_ROWS", strip_rows[t], TRUE);
-    else
-      g_unsetenv ("GST_CL_INTEGRAL_STRIP_ROWS");
+    set_strip_rows (strip_rows[t]);
     for (i = 0; i < G_N_ELEMENTS (fmts); i++)
       for (f = 0; f < G_N_ELEMENTS (outs); f++) {
         GstHarness *h_ = integral_harness (fmts[i], 1030, 131, outs[f],
@@ -617,7 +622,7 @@ GST_START_TEST (test_gpu_pair_solid)
         g_free (what);
       }
   }
-  g_unsetenv ("GST_CL_INTEGRAL_STRIP_ROWS");
+  set_strip_rows (NULL);
 }
 
 GST_END_TEST;
