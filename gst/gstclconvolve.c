@@ -126,9 +126,11 @@ enum
 /* conv2d_pxl ((64 / PXL_NX) x 4 work-items, tiles of 64 pixels x
  * 4 * PXL_ROWS rows) serves 8-bit 4-sample planes; GST_CL_CONVOLVE_PX_LOCAL
  * (tuning on a GPU): "0" conv2d_px instead, "sep" conv2d_pxl for separable
- * matrices only, "ROWS[,NX[,HU[,SEP16]]]": PXL_ROWS (1..8), pixels per
- * work-item side by side (1, 2), the separable row pass's pixels per step
- * (4, 8) and its 16-byte local stores (0, 1) */
+ * matrices only, "ROWS[,NX[,HU[,SEP16[,FIN[,WID]]]]]": PXL_ROWS (1..8),
+ * pixels per work-item side by side (1, 2), the separable row pass's
+ * pixels per step (4, 8), its 16-byte local stores (0, 1), PXL_FIN
+ * (0..3: saturating conversions, stores per `absolute') and PXL_WID (0, 1:
+ * widening through byte permutes) */
 #define PXL_ENV "GST_CL_CONVOLVE_PX_LOCAL"
 #define PXL_WX 64
 #define PXL_WY 4
@@ -137,6 +139,8 @@ enum
 #define PXL_NX 2
 #define PXL_HU 8
 #define PXL_SEP16 0
+#define PXL_FIN 3
+#define PXL_WID 1
 /* GST_CL_CONVOLVE_FIRST: "only" (tests): every frame of the CPU path runs
  * conv2d_first (the tile path's tests assert its own kernels); "off": none
  * does (frames wait for the current path's kernel, as live streams do);
@@ -237,6 +241,8 @@ struct _GstClConvolve
   gint pxl_nx;                  /* its pixels per work-item, side by side */
   gint pxl_hu;                  /* its row pass's pixels per step */
   gboolean pxl_sep16;           /* its row pass's 16-byte local stores */
+  gint pxl_fin;                 /* its finish (PXL_FIN) */
+  gint pxl_wid;                 /* its widening (PXL_WID) */
   guint64 px_mask;              /* the frame matrix's zero pattern (see
                                  * kernels/convolve.cl) */
   GPtrArray *px_variants;       /* of PxVariant, built on the warm-up
@@ -839,14 +845,19 @@ px_local_config (GstClConvolve * self)
   self->pxl_nx = PXL_NX;
   self->pxl_hu = PXL_HU;
   self->pxl_sep16 = PXL_SEP16;
+  self->pxl_fin = PXL_FIN;
+  self->pxl_wid = PXL_WID;
   if (env && g_ascii_isdigit (env[0])) {
-    gint rows = PXL_ROWS, nx = PXL_NX, hu = PXL_HU, sep16 = PXL_SEP16;
+    gint rows = PXL_ROWS, nx = PXL_NX, hu = PXL_HU, sep16 = PXL_SEP16,
+        fin = PXL_FIN, wid = PXL_WID;
 
-    sscanf (env, "%d,%d,%d,%d", &rows, &nx, &hu, &sep16);
+    sscanf (env, "%d,%d,%d,%d,%d,%d", &rows, &nx, &hu, &sep16, &fin, &wid);
     self->pxl_rows = CLAMP (rows, 1, PXL_MAX_ROWS);
     self->pxl_nx = nx >= 2 ? 2 : 1;
     self->pxl_hu = hu > 0 && hu <= 4 ? 4 : 8;
     self->pxl_sep16 = sep16 != 0;
+    self->pxl_fin = CLAMP (fin, 0, 3);
+    self->pxl_wid = wid != 0;
   }
 }
 
@@ -1796,12 +1807,13 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   options = g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D PX_ONLY=1 "
       "-D PX_R=%d -D PX_CH=%d -D PX_SEP=%d -D PX_NX1=%d -D PX_NX4=%d "
       "-D PX_ROWS=%d -D PX_LOCAL=%d "
-      "-D PXL_ROWS=%d -D PXL_NX=%d -D PXL_HU=%d -D PXL_SEP16=%d%s",
+      "-D PXL_ROWS=%d -D PXL_NX=%d -D PXL_HU=%d -D PXL_SEP16=%d "
+      "-D PXL_FIN=%d -D PXL_WID=%d%s",
       self->depth16 ? 1 : 0,
       v->integer ? 1 : 0, v->r, v->ch, v->sep ? 1 : 0, self->px_nx1,
       self->px_nx4, self->px_rows, pxl_applies (self, v->ch, v->sep) ? 1 : 0,
       self->pxl_rows, self->pxl_nx, self->pxl_hu,
-      self->pxl_sep16 ? 1 : 0, mask);
+      self->pxl_sep16 ? 1 : 0, self->pxl_fin, self->pxl_wid, mask);
   program = gst_cl_context_get_program (ctx, "convolve.cl", options, NULL,
       &error);
   if (!program) {

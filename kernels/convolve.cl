@@ -620,16 +620,49 @@ px_word_sample (uint w, int n)
   return (w >> (8 * (int) sizeof (sample_t) * n)) & MAXV;
 }
 
+/* -D PXL_FIN=1 or 3 (4-sample pixels, float sums): finish () with the
+ * clamp to 0..255 and the truncation in one saturating conversion (the
+ * same byte for every value: negative sums give 0, those past 255 give
+ * 255); on NVIDIA (cl_nv_pragma_unroll) one F2IP where finish takes two
+ * FMNMX and a quarter-rate F2I (H200, 4K RGBA gaussian 52.1 -> 50.2 us) */
+#ifndef PXL_FIN
+#define PXL_FIN 0
+#endif
+#if (PXL_FIN & 1) && !INTEGER
+#ifdef cl_nv_pragma_unroll
+inline uint
+px_sat8 (float v)
+{
+  uint r;
+
+  asm ("cvt.rzi.sat.u8.f32 %0, %1;" : "=r" (r) : "f" (v));
+  return r;
+}
+#else
+#define px_sat8(v) ((uint) convert_uchar_sat_rtz (v))
+#endif
+#endif
+
 /* Stores output pixel @x of a 4-sample row: the colour sums finished, the
  * alpha or x byte copied from the source row @srow */
 inline uint
 px_pack4 (uint src, int alpha_pos, int ashift, float3 acc, PARAMS)
 {
   uint keep = src & (0xffu << (8 * alpha_pos));
+#if (PXL_FIN & 1) && !INTEGER
+  float3 v = acc * finv;
+  uint p;
+
+  if (absolute)
+    v = fabs (v);
+  v += fbias + 0.5f;
+  p = px_sat8 (v.x) | px_sat8 (v.y) << 8 | px_sat8 (v.z) << 16;
+#else
   /* acc holds an exact integer on the integer path */
   uint p = finish ((acc_t) acc.x, PARAM_ARGS) |
       finish ((acc_t) acc.y, PARAM_ARGS) << 8 |
       finish ((acc_t) acc.z, PARAM_ARGS) << 16;
+#endif
 
   return (p << ashift) | keep;
 }
@@ -880,11 +913,12 @@ PX_UNROLL \
  * conv2d_px's order, so the two give the same bytes.
  *
  * H200, 4K RGBA (GST_CL_CONVOLVE_PX_LOCAL=ROWS,NX): 4 rows x 2 pixels
- * (default) motion blur 0.052 ms, gaussian 0.052 (0.057 / 0.061 before the
- * aligned 2-D fill, 8-pixel row-pass steps and uchar widening); before
- * those, 8 x 1 0.061 / 0.064; 8 x 2 0.059 / 0.071; 4 pixels per work-item
- * 0.119 / 0.105; 8 x 2 with the fill and 8-pixel steps (old widening)
- * 0.059 / 0.058. */
+ * (default) motion blur 0.050 ms, gaussian 0.049 (0.052 / 0.052 before the
+ * saturating finish and the widening through byte permutes, 0.057 / 0.061
+ * before the aligned 2-D fill, 8-pixel row-pass steps and uchar
+ * widening); before those, 8 x 1 0.061 / 0.064; 8 x 2 0.059 / 0.071;
+ * 4 pixels per work-item 0.119 / 0.105; 8 x 2 with the fill and 8-pixel
+ * steps (old widening) 0.059 / 0.058. */
 #ifndef PX_LOCAL
 #define PX_LOCAL 0
 #endif
@@ -981,6 +1015,32 @@ PX_UNROLL \
 #define PXL_RAW(p) ((float3) (convert_float (as_uchar4 (p).s0), \
     convert_float (as_uchar4 (p).s1), convert_float (as_uchar4 (p).s2)))
 
+/* -D PXL_WID=1 on NVIDIA: the colour samples of pixel @p, alpha or x byte
+ * where ashift says, as floats through their bits: a byte permute makes
+ * 0x4b0000bb (2^23 + b) of byte b, a subtract leaves b (exact, the same
+ * floats), no conversion and no shift (@psel = 0x7540 + the first colour
+ * byte selects it): the row pass's 14 pixels in 84 instructions instead
+ * of 114 (H200, 4K RGBA gaussian 49.2 -> 48.9 us with PXL_FIN=3, 52.1 ->
+ * 50.6 without) */
+#ifndef PXL_WID
+#define PXL_WID 0
+#endif
+#if PXL_WID && defined (cl_nv_pragma_unroll)
+inline float
+pxl_byte (uint p, uint sel)
+{
+  uint r;
+
+  asm ("prmt.b32 %0, %1, 0x4b000000, %2;" : "=r" (r) : "r" (p), "r" (sel));
+  return as_float (r) - 8388608.0f;
+}
+
+#define PXL_RAWA(p) ((float3) (pxl_byte ((p), psel), \
+    pxl_byte ((p), psel + 1), pxl_byte ((p), psel + 2)))
+#else
+#define PXL_RAWA(p) PXL_RAW ((p) >> ashift)
+#endif
+
 /* the row pass's pixels per step (8; 4 for tuning): 8 widen 8 + 2R input
  * pixels for 8 outputs instead of 4 + 2R for 4 (H200, 4K RGBA gaussian
  * 59.5 -> 55.4 us) */
@@ -1014,7 +1074,7 @@ PX_UNROLL \
       } \
 PX_UNROLL \
       for (int k = 0; k < PXL_HU + 2 * R; k++) \
-        v[k] = PXL_RAW (u[4 - R + k] >> ashift); \
+        v[k] = PXL_RAWA (u[4 - R + k]); \
     } else { \
 PX_UNROLL \
       for (int k = 0; k < PXL_HU + 2 * R; k++) \
@@ -1082,7 +1142,7 @@ PX_UNROLL \
       } \
 PX_UNROLL \
       for (int i = 0; i < 4; i++) \
-        v[i] = PXL_RAW (u[PXL_O (R) + i] >> ashift); \
+        v[i] = PXL_RAWA (u[PXL_O (R) + i]); \
     } else { \
 PX_UNROLL \
       for (int i = 0; i < 4; i++) { \
@@ -1128,34 +1188,8 @@ PX_UNROLL \
 #define PXL_BODY PXL_2D_BODY
 #endif
 
-#define CONV2D_PXL(R) \
-__kernel __attribute__ ((reqd_work_group_size (PXL_LX, PXL_WY, 1))) void \
-conv2d_pxl##R##_4 (__global const uchar * src, uint soff, int sstride, \
-    __global uchar * dst, uint doff, int dstride, int width, int height, \
-    int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
-    int border, int border_row, PARAMS) \
-{ \
-  const int K = 2 * R + 1, LANES = 3; \
-  int tx = get_local_id (0), ty = get_local_id (1), j0 = ty * PXL_ROWS; \
-  int lid = ty * PXL_LX + tx; \
-  int gx0 = get_group_id (0) * PXL_WX, gy0 = get_group_id (1) * PXL_TH; \
-  int x0 = gx0 + PXL_NX * tx; \
-  int ashift = alpha_pos == 0 ? 8 : 0; \
-  int a16 = ((soff | (uint) sstride) & 15) == 0; \
-  __global const uchar *sbase = src + soff; \
-  float fbval = bval; \
-  float hb = INTEGER ? (float) border_row : as_float (border_row); \
-  float3 acc[PXL_ROWS][PXL_NX]; \
-  /* a work-item's NX pixels in one NX-word load and store */ \
-  int vst = PXL_NX > 1 && x0 + PXL_NX <= width && ((soff | doff | \
-          (uint) sstride | (uint) dstride) & (4 * PXL_NX - 1)) == 0; \
- \
-PX_UNROLL \
-  for (int j = 0; j < PXL_ROWS; j++) \
-PX_UNROLL \
-    for (int i = 0; i < PXL_NX; i++) \
-      acc[j][i] = 0; \
-  PXL_BODY (R) \
+/* the work-item's outputs */
+#define PXL_STORES \
 PX_UNROLL \
   for (int j = 0; j < PXL_ROWS; j++) { \
     int y = gy0 + j0 + j; \
@@ -1171,7 +1205,57 @@ PX_UNROLL \
           px_store4 (sbase + y * sstride, dst + doff + y * dstride, \
               x0 + i, alpha_pos, ashift, acc[j][i], PARAM_ARGS); \
     } \
-  } \
+  }
+
+/* -D PXL_FIN=3: the stores written twice, `absolute' a constant in each
+ * (one uniform branch instead of an |.| per sample; H200, 4K RGBA motion
+ * blur 51.8 -> 50.5 us; not for integer separable sums: box 1080p 22.4 ->
+ * 23.2) */
+#if (PXL_FIN & 2) && !(INTEGER && PX_SEP)
+#define PXL_STORES_ABS \
+  if (absolute) { \
+    const int absolute = 1; \
+ \
+    PXL_STORES \
+  } else { \
+    const int absolute = 0; \
+ \
+    PXL_STORES \
+  }
+#else
+#define PXL_STORES_ABS PXL_STORES
+#endif
+
+#define CONV2D_PXL(R) \
+__kernel __attribute__ ((reqd_work_group_size (PXL_LX, PXL_WY, 1))) void \
+conv2d_pxl##R##_4 (__global const uchar * src, uint soff, int sstride, \
+    __global uchar * dst, uint doff, int dstride, int width, int height, \
+    int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
+    int border, int border_row, PARAMS) \
+{ \
+  const int K = 2 * R + 1, LANES = 3; \
+  int tx = get_local_id (0), ty = get_local_id (1), j0 = ty * PXL_ROWS; \
+  int lid = ty * PXL_LX + tx; \
+  int gx0 = get_group_id (0) * PXL_WX, gy0 = get_group_id (1) * PXL_TH; \
+  int x0 = gx0 + PXL_NX * tx; \
+  int ashift = alpha_pos == 0 ? 8 : 0; \
+  uint psel = 0x7540 + (ashift >> 3); \
+  int a16 = ((soff | (uint) sstride) & 15) == 0; \
+  __global const uchar *sbase = src + soff; \
+  float fbval = bval; \
+  float hb = INTEGER ? (float) border_row : as_float (border_row); \
+  float3 acc[PXL_ROWS][PXL_NX]; \
+  /* a work-item's NX pixels in one NX-word load and store */ \
+  int vst = PXL_NX > 1 && x0 + PXL_NX <= width && ((soff | doff | \
+          (uint) sstride | (uint) dstride) & (4 * PXL_NX - 1)) == 0; \
+ \
+PX_UNROLL \
+  for (int j = 0; j < PXL_ROWS; j++) \
+PX_UNROLL \
+    for (int i = 0; i < PXL_NX; i++) \
+      acc[j][i] = 0; \
+  PXL_BODY (R) \
+  PXL_STORES_ABS \
 }
 
 /* 4-sample pixels are 8-bit only (RGBA and its orders) */
