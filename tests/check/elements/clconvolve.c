@@ -991,9 +991,10 @@ GST_START_TEST (test_px_local)
 
 GST_END_TEST;
 
-/* conv2d_pxl's shapes (GST_CL_CONVOLVE_PX_LOCAL=ROWS,NX,HU,SEP16,FIN,WID;
+/* conv2d_pxl's shapes (GST_CL_CONVOLVE_PX_LOCAL=ROWS,NX,HU,SEP16,FIN,WID,FP;
  * its default, 4 rows of 2 pixels, 8-pixel row-pass steps, saturating
- * finish, widening through byte permutes, is the empty string), forced
+ * finish, widening through byte permutes, the 2-D fill's loads ahead for
+ * float matrices, is the empty string), forced
  * onto this device:
  * frames of 1x1, 3x5, 641x479 and 1921x1081 pixels and two of whole
  * 16-byte rows, packed rows and rows padded by 4 and 16 bytes, alpha first and
@@ -1002,7 +1003,8 @@ GST_END_TEST;
 GST_START_TEST (test_px_local_nx)
 {
   static const gchar *shapes[] = { "", "8,1", "8,2", "3,1", "1,2", "4,2,4",
-    "4,2,8,1", "3,1,4,1", "2,2,8,0,0,0", "4,2,8,0,1,0"
+    "4,2,8,1", "3,1,4,1", "2,2,8,0,0,0", "4,2,8,0,1,0", "4,2,8,0,3,1,1",
+    "4,2,8,0,3,1,2", "3,1,4,0,3,1,3", "4,2,8,0,3,1,0"
   };
   /* width, height, row padding (bytes); the last two: rows of whole
    * 16-byte units (the vector loads) */
