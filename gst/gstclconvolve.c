@@ -126,14 +126,12 @@ enum
 /* conv2d_pxl ((64 / PXL_NX) x 4 work-items, tiles of 64 pixels x
  * 4 * PXL_ROWS rows) serves 8-bit 4-sample planes; GST_CL_CONVOLVE_PX_LOCAL
  * (tuning on a GPU): "0" conv2d_px instead, "sep" conv2d_pxl for separable
- * matrices only, "ROWS[,NX[,HU[,SEP16[,FIN[,WID]]]]]": PXL_ROWS (1..8),
- * pixels per work-item side by side (1, 2), the separable row pass's
- * pixels per step (4, 8), its 16-byte local stores (0, 1), PXL_FIN
- * (0..3: saturating conversions, stores per `absolute'), PXL_WID (0, 1:
- * widening through byte permutes), PXL_FP (bit 0: the 2-D fill's loads
- * first, bit 1: the row pass's; by default the 2-D fill's for float
- * matrices only, see px_fp) and register limits for the 2-D and the separable program (0:
- * none; N: -cl-nv-maxrregcount=N without the required work-group size) */
+ * matrices only, "ROWS[,NX[,HU[,SEP16[,FIN[,WID[,FP]]]]]]":
+ * PXL_ROWS (1..8), pixels per work-item side by side (1, 2), the separable
+ * row pass's pixels per step (4, 8), its 16-byte local stores (0, 1),
+ * PXL_FIN (0..3: saturating conversions, stores per `absolute'), PXL_WID
+ * (0, 1: widening through byte permutes) and PXL_FP (0, 1: the 2-D
+ * fill's loads ahead; by default for float matrices only, see px_fp) */
 #define PXL_ENV "GST_CL_CONVOLVE_PX_LOCAL"
 #define PXL_WX 64
 #define PXL_WY 4
@@ -144,7 +142,7 @@ enum
 #define PXL_SEP16 0
 #define PXL_FIN 3
 #define PXL_WID 1
-#define PXL_FP -1                /* see px_fp */
+#define PXL_FP -1               /* see px_fp */
 /* GST_CL_CONVOLVE_FIRST: "only" (tests): every frame of the CPU path runs
  * conv2d_first (the tile path's tests assert its own kernels); "off": none
  * does (frames wait for the current path's kernel, as live streams do);
@@ -248,7 +246,6 @@ struct _GstClConvolve
   gint pxl_fin;                 /* its finish (PXL_FIN) */
   gint pxl_wid;                 /* its widening (PXL_WID) */
   gint pxl_fp;                  /* its loads ahead (PXL_FP; -1: px_fp) */
-  gint pxl_reg[2];              /* its register limits, 2-D and separable */
   guint64 px_mask;              /* the frame matrix's zero pattern (see
                                  * kernels/convolve.cl) */
   GPtrArray *px_variants;       /* of PxVariant, built on the warm-up
@@ -854,16 +851,13 @@ px_local_config (GstClConvolve * self)
   self->pxl_fin = PXL_FIN;
   self->pxl_wid = PXL_WID;
   self->pxl_fp = PXL_FP;
-  self->pxl_reg[0] = self->pxl_reg[1] = 0;
   if (env && g_ascii_isdigit (env[0])) {
     gint rows = PXL_ROWS, nx = PXL_NX, hu = PXL_HU, sep16 = PXL_SEP16,
-        fin = PXL_FIN, wid = PXL_WID, fp = PXL_FP, reg = 0, regs = 0;
+        fin = PXL_FIN, wid = PXL_WID, fp = PXL_FP;
 
-    sscanf (env, "%d,%d,%d,%d,%d,%d,%d,%d,%d", &rows, &nx, &hu, &sep16,
-        &fin, &wid, &fp, &reg, &regs);
-    self->pxl_fp = CLAMP (fp, -1, 3);
-    self->pxl_reg[0] = CLAMP (reg, 0, 255);
-    self->pxl_reg[1] = CLAMP (regs, 0, 255);
+    sscanf (env, "%d,%d,%d,%d,%d,%d,%d", &rows, &nx, &hu, &sep16, &fin,
+        &wid, &fp);
+    self->pxl_fp = CLAMP (fp, -1, 1);
     self->pxl_rows = CLAMP (rows, 1, PXL_MAX_ROWS);
     self->pxl_nx = nx >= 2 ? 2 : 1;
     self->pxl_hu = hu > 0 && hu <= 4 ? 4 : 8;
@@ -1821,27 +1815,23 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   gint side = 2 * v->r + 1, bits = v->sep ? 2 * side : side * side;
   guint64 full = bits >= 64 ? G_MAXUINT64 :
       (G_GUINT64_CONSTANT (1) << bits) - 1;
-  gchar mask[40] = "", reg[64] = "";
-  gint max_reg = self->pxl_reg[v->sep ? 1 : 0];
+  gchar mask[40] = "";
 
   /* a full pattern: no mask, the generic kernel without a test per tap */
   if (v->mask != full)
     g_snprintf (mask, sizeof (mask), " -D PX_MASK=0x%" G_GINT64_MODIFIER
         "xUL", v->mask);
-  if (max_reg > 0 && pxl_applies (self, v->ch, v->sep))
-    g_snprintf (reg, sizeof (reg), " -D PXL_REQD=0 -cl-nv-maxrregcount=%d",
-        max_reg);
   options = g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D PX_ONLY=1 "
       "-D PX_R=%d -D PX_CH=%d -D PX_SEP=%d -D PX_NX1=%d -D PX_NX4=%d "
       "-D PX_ROWS=%d -D PX_LOCAL=%d "
       "-D PXL_ROWS=%d -D PXL_NX=%d -D PXL_HU=%d -D PXL_SEP16=%d "
-      "-D PXL_FIN=%d -D PXL_WID=%d -D PXL_FP=%d%s%s",
+      "-D PXL_FIN=%d -D PXL_WID=%d -D PXL_FP=%d%s",
       self->depth16 ? 1 : 0,
       v->integer ? 1 : 0, v->r, v->ch, v->sep ? 1 : 0, self->px_nx1,
       self->px_nx4, self->px_rows, pxl_applies (self, v->ch, v->sep) ? 1 : 0,
       self->pxl_rows, self->pxl_nx, self->pxl_hu,
       self->pxl_sep16 ? 1 : 0, self->pxl_fin, self->pxl_wid, px_fp (self, v),
-      mask, reg);
+      mask);
   program = gst_cl_context_get_program (ctx, "convolve.cl", options, NULL,
       &error);
   if (!program) {

@@ -913,7 +913,8 @@ PX_UNROLL \
  * conv2d_px's order, so the two give the same bytes.
  *
  * H200, 4K RGBA (GST_CL_CONVOLVE_PX_LOCAL=ROWS,NX): 4 rows x 2 pixels
- * (default) motion blur 0.050 ms, gaussian 0.049 (0.052 / 0.052 before the
+ * (default) motion blur 0.048 ms, gaussian 0.049 (0.050 motion blur before
+ * the 2-D fill's loads ahead; 0.052 / 0.052 before the
  * saturating finish and the widening through byte permutes, 0.057 / 0.061
  * before the aligned 2-D fill, 8-pixel row-pass steps and uchar
  * widening); before those, 8 x 1 0.061 / 0.064; 8 x 2 0.059 / 0.071;
@@ -1048,122 +1049,52 @@ pxl_byte (uint p, uint sel)
 #define PXL_HU 8
 #endif
 
-/* -D PXL_FP: bit 0 the 2-D fill's, bit 1 the row pass's global loads
- * issued ahead (PXL_FILL4P) */
-#ifndef PXL_FP
-#define PXL_FP 0
-#endif
-/* row-pass step @it: whether its pixels' 16-byte units lie whole in the
- * frame (@ok), and their words (@u, pixels x - 4 .. x + PXL_HU + 3) */
-#define PXL_SEP_N(R) ((PXL_TH + 2 * (R)) * (PXL_WX / PXL_HU))
-#define PXL_SEP_OK(R) (R <= 4 && a16 && x >= 4 && x + PXL_HU + 4 <= width)
-#define PXL_SEP_WORDS(u) \
+#define PXL_SEP_BODY(R) \
+  __local float hl[3][PXL_TH + 2 * R][PXL_WX] __attribute__ ((aligned (16))); \
+ \
+  /* the row pass: PXL_HU pixels of one input row per step; a border row \
+   * (my < 0) is the constant hb, whatever its pixels */ \
+  for (int it = lid; it < (PXL_TH + 2 * R) * (PXL_WX / PXL_HU); \
+      it += PXL_LX * PXL_WY) { \
+    int rr = it / (PXL_WX / PXL_HU), q = PXL_HU * (it % (PXL_WX / PXL_HU)); \
+    int x = gx0 + q; \
+    PXL_ROW_START (R); \
+    float3 v[PXL_HU + 2 * R], h[PXL_HU]; \
+ \
+    if (R <= 4 && a16 && x >= 4 && x + PXL_HU + 4 <= width) { \
+      uint u[PXL_HU + 8];       /* pixels x - 4 .. x + PXL_HU + 3 */ \
+ \
 PX_UNROLL \
       for (int n = 0; n < PXL_HU / 4 + 2; n++) { \
         uint4 t = ((__global const uint4 *) row)[x / 4 - 1 + n]; \
  \
-        (u)[4 * n] = t.s0; \
-        (u)[4 * n + 1] = t.s1; \
-        (u)[4 * n + 2] = t.s2; \
-        (u)[4 * n + 3] = t.s3; \
-      }
-#define PXL_SEP_LOAD(R, IT, ok, u) do { \
-    int rr = (IT) / (PXL_WX / PXL_HU); \
-    int x = gx0 + PXL_HU * ((IT) % (PXL_WX / PXL_HU)); \
-    PXL_ROW_START (R); \
- \
-    ok = PXL_SEP_OK (R); \
-    if (ok) { \
-      PXL_SEP_WORDS (u) \
-    } \
-  } while (0)
-
-/* the step's samples @v from its words @u, or pixel by pixel,
- * border-mapped */
-#define PXL_SEP_FAST(R, u, v) \
-PX_UNROLL \
-      for (int k_ = 0; k_ < PXL_HU + 2 * R; k_++) \
-        (v)[k_] = PXL_RAWA ((u)[4 - R + k_]);
-#define PXL_SEP_EDGE(R, v) \
+        u[4 * n] = t.s0; \
+        u[4 * n + 1] = t.s1; \
+        u[4 * n + 2] = t.s2; \
+        u[4 * n + 3] = t.s3; \
+      } \
 PX_UNROLL \
       for (int k = 0; k < PXL_HU + 2 * R; k++) \
-        (v)[k] = px_pixel4 (row, map_index (x - R + k, width, border), my, \
-            ashift, fbval);
-
-/* the step's PXL_HU pixels of input row rr (samples @v) through the row
- * taps into local memory; a border row (my < 0) is the constant hb,
- * whatever its pixels */
-#define PXL_SEP_TAPS(R, v) do { \
-    float3 h[PXL_HU]; \
- \
+        v[k] = PXL_RAWA (u[4 - R + k]); \
+    } else { \
+PX_UNROLL \
+      for (int k = 0; k < PXL_HU + 2 * R; k++) \
+        v[k] = px_pixel4 (row, map_index (x - R + k, width, border), my, \
+            ashift, fbval); \
+    } \
 PX_UNROLL \
     for (int i = 0; i < PXL_HU; i++) { \
       h[i] = 0; \
 PX_UNROLL \
       for (int dx = 0; dx < K; dx++) \
         if (PX_TAP (0, dx, K)) \
-          PX_FMA (h[i], coef.c[dx], (v)[i + dx]); \
+          PX_FMA (h[i], coef.c[dx], v[i + dx]); \
       if (my < 0) \
         h[i] = (float3) hb; \
     } \
 PX_UNROLL \
     for (int g = 0; g < PXL_HU; g += 4) \
       PXL_PUT4 (hl, q + g, rr, h + g, PXL_SEP16); \
-  } while (0)
-
-/* -D PXL_FP=2 or 3: the row pass's steps unrolled, as PXL_FILL4P */
-#define PXL_SEP_FN(R) ((PXL_SEP_N (R) + PXL_LX * PXL_WY - 1) / \
-    (PXL_LX * PXL_WY))
-#define PXL_SEP_BODY(R) \
-  __local float hl[3][PXL_TH + 2 * R][PXL_WX] __attribute__ ((aligned (16))); \
- \
-  /* the row pass: PXL_HU pixels of one input row per step */ \
-  if (PXL_FP & 2) { \
-    uint su[PXL_SEP_FN (R)][PXL_HU + 8]; \
-    int sok[PXL_SEP_FN (R)]; \
- \
-PX_UNROLL \
-    for (int k = 0; k < PXL_SEP_FN (R); k++) { \
-      int it = lid + k * PXL_LX * PXL_WY; \
- \
-      sok[k] = 0; \
-      if (it < PXL_SEP_N (R)) \
-        PXL_SEP_LOAD (R, it, sok[k], su[k]); \
-    } \
-PX_UNROLL \
-    for (int k = 0; k < PXL_SEP_FN (R); k++) { \
-      int it = lid + k * PXL_LX * PXL_WY; \
-      int rr = it / (PXL_WX / PXL_HU); \
-      int q = PXL_HU * (it % (PXL_WX / PXL_HU)), x = gx0 + q; \
-      PXL_ROW_START (R); \
-      float3 v[PXL_HU + 2 * R]; \
- \
-      if (it < PXL_SEP_N (R)) { \
-        if (sok[k]) { \
-          PXL_SEP_FAST (R, su[k], v) \
-        } else { \
-          PXL_SEP_EDGE (R, v) \
-        } \
-        PXL_SEP_TAPS (R, v); \
-      } \
-    } \
-  } else { \
-    for (int it = lid; it < PXL_SEP_N (R); it += PXL_LX * PXL_WY) { \
-      int rr = it / (PXL_WX / PXL_HU), q = PXL_HU * (it % (PXL_WX / PXL_HU)); \
-      int x = gx0 + q; \
-      PXL_ROW_START (R); \
-      float3 v[PXL_HU + 2 * R]; \
- \
-      if (PXL_SEP_OK (R)) { \
-        uint u[PXL_HU + 8];     /* pixels x - 4 .. x + PXL_HU + 3 */ \
- \
-        PXL_SEP_WORDS (u) \
-        PXL_SEP_FAST (R, u, v) \
-      } else { \
-        PXL_SEP_EDGE (R, v) \
-      } \
-      PXL_SEP_TAPS (R, v); \
-    } \
   } \
   barrier (CLK_LOCAL_MEM_FENCE); \
   /* the column pass */ \
@@ -1265,10 +1196,15 @@ PX_UNROLL \
     PXL_PUT4 (pl, 4 * g, rr, v, 1); \
   }
 
-/* -D PXL_FP=1 or 3: the fill's PXL_FN steps unrolled (a fixed count, no
+#ifndef PXL_FP
+#define PXL_FP 0
+#endif
+/* -D PXL_FP=1: the fill's PXL_FN steps unrolled (a fixed count, no
  * break, so the words stay in registers), the loads of all of them issued
  * before any is widened: a work-item waits for one load latency, not one a
- * step */
+ * step (H200, 4K RGBA motion blur 50.0 -> 48.2 us at the same 56
+ * registers; the integer 49-tap custom matrix 29.3 -> 31.4 us at 1080p,
+ * so the host asks for it for float matrices only) */
 #define PXL_FN(R) ((PXL_FILL_N (R) + PXL_LX * PXL_WY - 1) / \
     (PXL_LX * PXL_WY))
 #define PXL_FILL4P(R) \
@@ -1298,7 +1234,7 @@ PX_UNROLL \
       __attribute__ ((aligned (16))); \
  \
   /* the tile's input pixels, apron included, widened once */ \
-  if (PXL_FP & 1) { \
+  if (PXL_FP) { \
     PXL_FILL4P (R) \
   } else { \
     PXL_FILL4 (R) \
@@ -1368,19 +1304,11 @@ PX_UNROLL \
 #define PXL_STORES_ABS PXL_STORES
 #endif
 
-/* -D PXL_REQD=0 (tuning, with -cl-nv-maxrregcount): no required
- * work-group size, which NVIDIA's compiler turns into a launch bound that
- * overrides a register limit */
-#ifndef PXL_REQD
-#define PXL_REQD 1
-#endif
-#if PXL_REQD
-#define PXL_ATTR __attribute__ ((reqd_work_group_size (PXL_LX, PXL_WY, 1)))
-#else
-#define PXL_ATTR
-#endif
+/* (NVIDIA's compiler makes the required work-group size a launch bound,
+ * under which -cl-nv-maxrregcount is ignored; without it, register limits
+ * spilled and were slower: see docs/performance.md) */
 #define CONV2D_PXL(R) \
-__kernel PXL_ATTR void \
+__kernel __attribute__ ((reqd_work_group_size (PXL_LX, PXL_WY, 1))) void \
 conv2d_pxl##R##_4 (__global const uchar * src, uint soff, int sstride, \
     __global uchar * dst, uint doff, int dstride, int width, int height, \
     int ch, int alpha_pos, int aligned8, px_coef_t coef, int bval, \
