@@ -80,8 +80,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
  * ADD_ROW_COST): skews the split where cpu_integral's groups start */
 #define ROW_COST_ENV "GST_CL_INTEGRAL_ROW_COST"
 /* tests: "reverse" gives cpu_integral's bands (8-bit gray) to its
- * work-groups bottom-up, so that a group that runs alone (PoCL often runs
- * them in turn on one thread) scans most of the frame upwards */
+ * work-groups bottom-up, so that a group that runs alone (PoCL's threads
+ * often run them one after the other) scans most of the frame upwards */
 #define CPU_ORDER_ENV "GST_CL_INTEGRAL_CPU_ORDER"
 /* "0": the GPU kernels' local partial sums as 16-byte V (ACC) values, as
  * before they were packed (for comparisons) */
