@@ -52,6 +52,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define VARIANT_ENV "GST_CL_INTEGRAL_VARIANT"
 /* each plane starts at a multiple of this many bytes */
 #define PLANE_ALIGN 8
+/* CPU scratch: bytes of cpu_integral's region words (one 64-byte line per
+ * band), zeroed once, before its rows (integral.cl) */
+#define CPU_HEAD 1024
 #define MAX_PLANES 3
 /* GPU: gpu_strip_scan's bands of strips; the strip kernels' work-group
  * size; rows per strip (also for 3-channel 64-bit sums: 16 beat 8 at 4K
@@ -72,6 +75,14 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
  * (bit 0: gpu_strip_sums, 1: gpu_strip_scan, 2: gpu_strip_integral), to
  * time each launch alone */
 #define SKIP_ENV "GST_CL_INTEGRAL_SKIP"
+/* benchmarks and tests: the cost of a row added up above a CPU band, as a
+ * share of a scanned row, that the bands are planned with (below 1;
+ * ADD_ROW_COST): skews the split where cpu_integral's groups start */
+#define ROW_COST_ENV "GST_CL_INTEGRAL_ROW_COST"
+/* tests: "reverse" gives cpu_integral's bands (8-bit gray) to its
+ * work-groups bottom-up, so that a group that runs alone (PoCL's threads
+ * often run them one after the other) scans most of the frame upwards */
+#define CPU_ORDER_ENV "GST_CL_INTEGRAL_CPU_ORDER"
 /* "0": the GPU kernels' local partial sums as 16-byte V (ACC) values, as
  * before they were packed (for comparisons) */
 #define PACKED_ENV "GST_CL_INTEGRAL_PACKED"
@@ -108,7 +119,8 @@ typedef struct
   gint tile_rows;               /* GPU one-pass: TH */
   gboolean pair;                /* GPU strips: also the squares plane */
   guint64 offset2;              /* bytes, the squares plane's with pair */
-  guint epoch;                  /* GPU one-pass: the last frame's, 1..2^30-1 */
+  guint epoch;                  /* the last frame's: GPU one-pass 1..2^30-1,
+                                 * CPU 1..255 (cpu_integral's claims) */
   guint64 offset;               /* bytes, in the output */
 } IntegralPlane;
 
@@ -125,6 +137,7 @@ struct _GstClIntegral
   /* set_info .. reset, streaming thread */
   gboolean gpu;
   gboolean one_pass;            /* GPU: gpu_lookback_integral */
+  gboolean reverse;             /* CPU_ORDER_ENV */
   guint skip;                   /* SKIP_ENV */
   gint width, height, channels;
   guint n_planes;
@@ -759,7 +772,9 @@ describe_source (const GstVideoInfo * info, SourceDesc * d)
 
 /* CPU bands: one per core (PoCL runs each work-group on one of its threads),
  * at most 15. In cpu_integral band b first adds up the rows above it, each
- * costing @add_row_cost (c) of a scanned row, so its own share is smaller:
+ * costing @add_row_cost (c) of a scanned row, so its own share is smaller
+ * (8-bit gray sums and counts: where the work-groups start, the split then
+ * follows the groups' progress, integral.cl):
  * with band b scanning T - c * start(b) rows, start(b) = T (1 - (1 - c)^b) / c
  * and start(n) = height. c = 0: equal bands (cpu_box_mean). Starts are
  * multiples of 4 (cpu_integral's row block). */
@@ -775,13 +790,13 @@ plan_cpu_bands (GstClIntegral * self, guint compute_units,
 
   for (b = 0; b < n; b++)
     keep_n *= keep;
-  t = add_row_cost > 0 ? self->height * add_row_cost / (1.0 - keep_n) : 0;
+  t = add_row_cost != 0 ? self->height * add_row_cost / (1.0 - keep_n) : 0;
   start[0] = 0;
   for (b = 1; b < 16; b++) {
     gdouble at;
 
     keep_b *= keep;
-    at = add_row_cost > 0 ? t * (1.0 - keep_b) / add_row_cost :
+    at = add_row_cost != 0 ? t * (1.0 - keep_b) / add_row_cost :
         (gdouble) self->height * b / n;
     start[b] = b < n ? MIN ((gint) at & ~3, self->height) : self->height;
   }
@@ -812,12 +827,12 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s "
       "-D VALUE=%d -D WG=%d -D SH=%d -D CB=%d -D CPU_ONLY=%d "
       "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d -D PACKED=%d "
-      "-D PAIR=%d -D OUT2=%s",
+      "-D PAIR=%d -D OUT2=%s -D CPU_HEAD=%d",
       d->channels, d->src_t, d->pstride, d->roff, d->goff, d->boff, sel, acc,
       out, value, GPU_STRIP_WG, strip_rows, GPU_SCAN_BANDS, !self->gpu,
       self->gpu, self->box_mean, self->one_pass, tile_rows,
       g_strcmp0 (g_getenv (PACKED_ENV), "0") != 0, out2 != NULL,
-      out2 ? out2 : "ulong");
+      out2 ? out2 : "ulong", CPU_HEAD);
 }
 
 static cl_mem
@@ -966,6 +981,34 @@ create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size,
   return create_scratch (self, size);
 }
 
+/* The CPU kernels' scratch: the region words, zeroed here once (the
+ * kernel tells frames apart by an epoch in each), then 3 rows of
+ * @acc_size-byte sums per band; no overflow: n_bands <= max (height / 4,
+ * 1), so the rows are at most 3 times the plane's size, which check_size()
+ * bounded */
+static cl_mem
+create_cpu_scratch (GstClIntegral * self, gsize acc_size)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  gsize n = CPU_HEAD + (gsize) self->n_bands * 3 * self->width *
+      self->channels * acc_size;
+  const cl_uint zero = 0;
+  cl_mem mem = create_scratch (self, n);
+  cl_int err;
+
+  if (!mem)
+    return NULL;
+  err = clEnqueueFillBuffer (ctx->queue, mem, &zero, sizeof (zero), 0,
+      CPU_HEAD, 0, NULL, NULL);
+  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+          "clEnqueueFillBuffer", "Could not clear OpenCL scratch memory")) {
+    clReleaseMemObject (mem);
+    return NULL;
+  }
+  return mem;
+}
+
 /* Builds plane @i's program and kernels (and scratch); @out2 non-NULL:
  * the GPU strips' PAIR program, which writes the squares plane too */
 static gboolean
@@ -1018,10 +1061,7 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
     if (!p->accrow)
       return FALSE;
   } else {
-    /* no overflow: n_bands <= height, so this is at most the plane's size,
-     * which check_size() bounded */
-    gsize n = (gsize) self->n_bands * self->width * self->channels * acc_size;
-    p->accrow = create_scratch (self, n);
+    p->accrow = create_cpu_scratch (self, acc_size);
     if (!p->accrow)
       return FALSE;
   }
@@ -1039,7 +1079,7 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
 {
   GstClIntegral *self = data;
   cl_int err, w = 4, h = 4, r = 1, bands[16];
-  cl_uint zero = 0, stride = 16, img_off = 2048;
+  cl_uint zero = 0, stride = 16, img_off = 2048, epoch = 1;
   cl_ulong out_off = img_off;
   gsize one = 1, nb = self->n_bands;
   cl_mem mem, scratch;
@@ -1051,12 +1091,14 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
     bands[k] = h;
   /* zeroed: the kernels compute on these samples (an uninitialised frame
    * made float conversions branch on garbage under valgrind) */
-  zeros = g_malloc0 (4096);
+  zeros = g_malloc0 (16 * 4096);
   mem = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE |
       CL_MEM_COPY_HOST_PTR, 4096, zeros, &err);
-  g_free (zeros);
+  /* (zeroed too: cpu_integral's region words) */
   scratch = err == CL_SUCCESS ? clCreateBuffer (ctx->context,
-      CL_MEM_READ_WRITE, 16 * 4096, NULL, &err) : NULL;
+      CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 16 * 4096, zeros, &err) :
+      NULL;
+  g_free (zeros);
 #define WARM_ARG(v) (err == CL_SUCCESS ? \
     (err = clSetKernelArg (kernel, j++, sizeof (v), &(v))) : err)
   for (i = 0; i < self->n_planes && err == CL_SUCCESS; i++) {
@@ -1082,6 +1124,7 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
       WARM_ARG (scratch);
       WARM_ARG (mem);
       WARM_ARG (out_off);
+      WARM_ARG (epoch);
     }
     if (err == CL_SUCCESS)
       err = gst_cl_warmup_launch (queue, kernel, 1, &nb, &one);
@@ -1220,13 +1263,15 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   else if (variant && g_str_has_prefix (variant, "cpu"))
     self->gpu = FALSE;
   self->one_pass = g_strcmp0 (g_getenv (GPU_PASSES_ENV), "lookback") == 0;
+  self->reverse = g_strcmp0 (g_getenv (CPU_ORDER_ENV), "reverse") == 0;
   self->skip = g_getenv (SKIP_ENV) ? atoi (g_getenv (SKIP_ENV)) : 0;
   if (self->skip && self->gpu && !self->one_pass)
     GST_WARNING_OBJECT (self, SKIP_ENV "=%u: GPU launches left out, the "
         "output is wrong (for timing launches alone only)", self->skip);
   self->box_mean = out_info != NULL;
   plan_cpu_bands (self, ctx->compute_units, self->box_mean ? 0 :
-      ADD_ROW_COST);
+      g_getenv (ROW_COST_ENV) ? MIN (g_ascii_strtod (g_getenv (ROW_COST_ENV),
+              NULL), 0.99) : ADD_ROW_COST);
   if (self->gpu && ctx->max_work_group_size < 32 * GPU_SCAN_BANDS) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, (NULL),
         ("device work-group size %" G_GSIZE_FORMAT " < %d",
@@ -1415,13 +1460,18 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, GstClFrame * in,
           GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
           GST_CL_ARG (p->accrow), GST_CL_ARG (out), GST_CL_ARG (off));
   } else {
-    /* one work-item per work-group: PoCL runs work-groups on its threads */
+    /* one work-item per work-group: PoCL runs work-groups on its threads;
+     * a new epoch for cpu_integral's claims every frame (bit 8: the
+     * groups' order) */
     gsize one = 1, nb = self->n_bands;
+    cl_uint epoch = p->epoch % 255 + 1;
+    cl_uint arg = epoch | (self->reverse ? 0x100 : 0);
 
     GST_CL_LAUNCH (self, k1, 1, &nb, &one, INTEGRAL_WHAT,
         GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
         GST_CL_ARG (self->band_start), GST_CL_ARG (p->accrow),
-        GST_CL_ARG (out), GST_CL_ARG (off));
+        GST_CL_ARG (out), GST_CL_ARG (off), GST_CL_ARG (arg));
+    p->epoch = epoch;
   }
   return TRUE;
 fail:

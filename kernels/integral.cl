@@ -18,7 +18,10 @@
  * CPU variant (few long work-items, no barriers, one kernel): cpu_integral
  * gives each band of rows the column totals of the rows above it, then walks
  * the band top-down with a running row prefix plus one private-to-the-band
- * row of column sums, so the output is written exactly once.
+ * row of column sums, so the output is written exactly once. For 8-bit gray
+ * sums and counts the bands are only where the work-groups start: blocks of
+ * rows are claimed while running, from both ends of each band, so that no
+ * group waits for a late one (dynamic_bands).
  * GPU variant (three launches, the output written once): gpu_strip_sums
  * sums tiles of the source, gpu_strip_scan prefixes those sums over the
  * strips, gpu_strip_integral reads the source again and writes every
@@ -219,20 +222,24 @@ load_px (__global const uchar * row, int x)
 /* the 16 columns at @x of the 4 rows into @lo (columns 0-7 of each row)
  * and @hi (8-15), from @c (row k's: the sum of rows 0..k left of @x,
  * updated) and @acc (the integral of the row above, the last row's stored
- * back). chunk16 and scan4 are static: only cpu_integral calls them, and
- * PoCL then leaves them out of cpu_integral_first (about 0.1 s less to
- * compile before the first frame) */
+ * back). @up: the rows come bottom-up and @acc holds the integral of the
+ * row below them: each row's sums are taken off instead (exact in the
+ * wrapping ACC), and the 4 output rows, bottom-up too, are @acc as it was
+ * and the first three results. chunk16 and scan4 are static: only
+ * cpu_integral calls them, and PoCL then leaves them out of
+ * cpu_integral_first (about 0.1 s less to compile before the first
+ * frame); inlined, so that @up costs no branch */
 static void chunk16 (__global const uchar * r0, __global const uchar * r1,
     __global const uchar * r2, __global const uchar * r3, int x, uint8 * c,
-    __global ACC * acc, ACC8 * lo, ACC8 * hi);
+    __global ACC * acc, bool up, ACC8 * lo, ACC8 * hi);
 
-static void
+static inline __attribute__ ((always_inline)) void
 chunk16 (__global const uchar * r0, __global const uchar * r1,
     __global const uchar * r2, __global const uchar * r3, int x, uint8 * c,
-    __global ACC * acc, ACC8 * lo, ACC8 * hi)
+    __global ACC * acc, bool up, ACC8 * lo, ACC8 * hi)
 {
   ushort16 w[4];
-  ACC8 al = vload8 (0, acc + x), ah = vload8 (1, acc + x);
+  ACC8 al = vload8 (0, acc + x), ah = vload8 (1, acc + x), vl[4], vh[4];
   int k;
 
   w[0] = WLOAD16 (r0, x);
@@ -247,11 +254,16 @@ chunk16 (__global const uchar * r0, __global const uchar * r1,
     sl = convert_uint8 (w[k].lo) + c[k];
     sh = convert_uint8 (w[k].hi) + c[k];
     c[k] = __builtin_shufflevector (sh, sh, 7, 7, 7, 7, 7, 7, 7, 7);
-    lo[k] = al + CONVERT (ACC8, sl);
-    hi[k] = ah + CONVERT (ACC8, sh);
+    vl[k] = up ? al - CONVERT (ACC8, sl) : al + CONVERT (ACC8, sl);
+    vh[k] = up ? ah - CONVERT (ACC8, sh) : ah + CONVERT (ACC8, sh);
   }
-  vstore8 (lo[3], 0, acc + x);
-  vstore8 (hi[3], 1, acc + x);
+#pragma unroll
+  for (k = 0; k < 4; k++) {
+    lo[k] = !up ? vl[k] : k ? vl[k - 1] : al;
+    hi[k] = !up ? vh[k] : k ? vh[k - 1] : ah;
+  }
+  vstore8 (vl[3], 0, acc + x);
+  vstore8 (vh[3], 1, acc + x);
 }
 
 #define OUT32_uint 1
@@ -341,19 +353,21 @@ nt_part (uint8 a, uint8 b, uint j0, uint j1, __global uint * o)
 #define STREAM_MIN_ELEMS (1 << 22)
 #define PF_AHEAD 32
 
-/* the vector part of 4 rows (x from 0 in steps of 16); returns the first
- * column left, @s the rows' sums up to it; @stream: streaming stores where
- * there are */
+/* the vector part of 4 rows (x from 0 in steps of 16) into the output rows
+ * at @o0 + k * @ostride; returns the first column left, @s the rows' sums
+ * up to it; @stream: streaming stores where there are; @up: as chunk16
+ * (the caller passes the rows and output rows bottom-up, @ostride
+ * negative) */
 static int scan4 (__global const uchar * r0, __global const uchar * r1,
     __global const uchar * r2, __global const uchar * r3, int width,
-    __global ACC * acc, __global OUT * o0, size_t ostride, bool stream,
-    uint * s);
+    __global ACC * acc, __global OUT * o0, long ostride, bool stream,
+    bool up, uint * s);
 
-static int
+static inline __attribute__ ((always_inline)) int
 scan4 (__global const uchar * r0, __global const uchar * r1,
     __global const uchar * r2, __global const uchar * r3, int width,
-    __global ACC * acc, __global OUT * o0, size_t ostride, bool stream,
-    uint * s)
+    __global ACC * acc, __global OUT * o0, long ostride, bool stream,
+    bool up, uint * s)
 {
   uint8 c[4] = { 0, 0, 0, 0 };
   ACC8 r[4], h[4];
@@ -374,7 +388,7 @@ scan4 (__global const uchar * r0, __global const uchar * r1,
      * planes are, but a misaligned streaming store would fault) */
     stream = stream && (size_t) o0 % sizeof (OUT) == 0;
     for (; stream && x + 16 <= width; x += 16) {
-      chunk16 (r0, r1, r2, r3, x, c, acc, r, h);
+      chunk16 (r0, r1, r2, r3, x, c, acc, up, r, h);
 #pragma unroll
       for (k = 0; k < 4; k++) {
         __global OUT *o = o0 + k * ostride + x;
@@ -396,7 +410,7 @@ scan4 (__global const uchar * r0, __global const uchar * r1,
   }
 #endif
   for (; x + 16 <= width; x += 16) {
-    chunk16 (r0, r1, r2, r3, x, c, acc, r, h);
+    chunk16 (r0, r1, r2, r3, x, c, acc, up, r, h);
 #pragma unroll
     for (k = 0; k < 4; k++) {
       /* (a prefetch never faults, past the plane's end too) */
@@ -416,6 +430,13 @@ scan4 (__global const uchar * r0, __global const uchar * r1,
 #endif
 
 #ifdef WORD_SCAN
+/* rows ahead that add_cols64 prefetches: its loads go down a 64-column
+ * strip, a row stride apart, which no hardware prefetcher follows (1080p
+ * frames where both groups of cpu_integral ran at once, medians of two
+ * traced runs: 0.215 / 0.242 ms against 0.250 / 0.289 without; 16 ahead
+ * 0.222 / 0.247) */
+#define ADD_AHEAD 8
+
 /* add_rows for 8-bit gray sums and counts: 64 columns at a time, down the
  * rows in 16-bit lanes (256 samples sum to at most 65280), widened once per
  * 256 rows; returns the first column left. Static and called for the fast
@@ -437,6 +458,10 @@ add_cols64 (__global const uchar * src, uint src_off, int src_stride,
       for (; y < ye; y++) {
         __global const uchar *p = SRC_ROW (y) + x;
 
+        __builtin_prefetch ((const __global void *) (p + (size_t) ADD_AHEAD *
+                src_stride), 0, 3);
+        __builtin_prefetch ((const __global void *) (p + (size_t) ADD_AHEAD *
+                src_stride + 63), 0, 3);
         t0 += WLOAD16 (p, 0);
         t1 += WLOAD16 (p, 16);
         t2 += WLOAD16 (p, 32);
@@ -494,54 +519,31 @@ add_rows (__global const uchar * src, uint src_off, int src_stride,
   }
 }
 
-/* One work-item (work-group of 1) per band of rows: band b covers source
- * rows [bands[b], bands[b + 1]) and writes output rows bands[b] + 1 ...
- * (band 0 also row 0). It first adds up the column totals of the rows above
- * its band itself (one launch, no second kernel to compile; the host makes
- * the later bands shorter to even out that extra reading), then scans its
- * rows. acc (the band's W * CH scratch) holds the integral of the row above
- * (columns 1..W) in ACC, so float outputs never feed back into the sums.
- * @fast FALSE (cpu_integral_first): one row at a time, pixel by pixel:
- * a third of the compile time, for the frames before the warm-up worker
- * has compiled cpu_integral. */
-void integral_band (__global const uchar * src, uint src_off,
-    int src_stride, int width, int height, int16 bands,
-    __global ACC * accrow, __global uchar * out, ulong out_off, bool fast);
+/* CPU scratch (accrow): CPU_HEAD bytes of region words (the split decided
+ * while running, below), then per work-group 3 rows of W * CH ACC */
+#ifndef CPU_HEAD
+#define CPU_HEAD 1024
+#endif
+#define SCRATCH_ROWS(accrow) ((__global ACC *) ((__global uchar *) (accrow) \
+    + CPU_HEAD))
+
+/* Source rows [y0, y1) top-down: @acc the integral of row y0 in (columns
+ * 1..W, so float outputs never feed back into the sums), of row y1 out;
+ * writes output rows y0 + 1 .. y1 of the plane at @o. @stream: streaming
+ * stores where there are. @fast FALSE (cpu_integral_first): one row at a
+ * time, pixel by pixel: a third of the compile time, for the frames before
+ * the warm-up worker has compiled cpu_integral. */
+void scan_down (__global const uchar * src, uint src_off, int src_stride,
+    int width, int y0, int y1, __global ACC * acc, __global OUT * o,
+    size_t ostride, bool stream, bool fast);
 
 void
-integral_band (__global const uchar * src, uint src_off, int src_stride,
-    int width, int height, int16 bands, __global ACC * accrow,
-    __global uchar * out, ulong out_off, bool fast)
+scan_down (__global const uchar * src, uint src_off, int src_stride,
+    int width, int y0, int y1, __global ACC * acc, __global OUT * o,
+    size_t ostride, bool stream, bool fast)
 {
-  int b = get_global_id (0);
-  int bs[16];
-  int y0, y1;
-  size_t n = (size_t) width * CH;
-  size_t ostride = (size_t) (width + 1) * CH;
-  __global ACC *acc = accrow + b * n;
-  __global OUT *o = (__global OUT *) (out + out_off);
   V (ACC) s = 0;
   int x, y, k;
-
-  vstore16 (bands, 0, bs);
-  y0 = bs[b];
-  y1 = min (bs[b + 1], height);
-  if (b == 0)
-    SCALAR_LOOP
-    for (x = 0; x < (int) ostride; x++)
-      o[x] = 0;
-  if (y0 >= y1)
-    return;
-  /* the row above the band: column totals, then their prefix over x */
-  SCALAR_LOOP
-  for (x = 0; x < (int) n; x++)
-    acc[x] = 0;
-  add_rows (src, src_off, src_stride, width, 0, y0, acc, fast);
-  SCALAR_LOOP
-  for (x = 0; x < width; x++) {
-    s += LOADV (x, acc);
-    STOREV (s, x, acc);
-  }
 
   for (y = y0; y < y1; y += R) {
     int nr = min (R, y1 - y);
@@ -562,8 +564,8 @@ integral_band (__global const uchar * src, uint src_off, int src_stride,
       {
         uint sw[4];
 
-        x = scan4 (r0, r1, r2, r3, width, acc, o0, ostride,
-            ostride * height >= STREAM_MIN_ELEMS, sw);
+        x = scan4 (r0, r1, r2, r3, width, acc, o0, (long) ostride,
+            stream, false, sw);
         s0 = sw[0];
         s1 = sw[1];
         s2 = sw[2];
@@ -662,23 +664,366 @@ integral_band (__global const uchar * src, uint src_off, int src_stride,
   }
 }
 
+/* One work-item (work-group of 1) per band of rows: band b covers source
+ * rows [bands[b], bands[b + 1]) and writes output rows bands[b] + 1 ...
+ * (band 0 also row 0). It first adds up the column totals of the rows above
+ * its band itself (one launch, no second kernel to compile; the host makes
+ * the later bands shorter to even out that extra reading), then scans its
+ * rows. acc (the band's first scratch row) holds the integral of the row
+ * above. */
+void integral_band (__global const uchar * src, uint src_off,
+    int src_stride, int width, int height, int16 bands,
+    __global ACC * accrow, __global uchar * out, ulong out_off, bool fast);
+
+void
+integral_band (__global const uchar * src, uint src_off, int src_stride,
+    int width, int height, int16 bands, __global ACC * accrow,
+    __global uchar * out, ulong out_off, bool fast)
+{
+  int b = get_global_id (0);
+  int bs[16];
+  int y0, y1;
+  size_t n = (size_t) width * CH;
+  size_t ostride = (size_t) (width + 1) * CH;
+  __global ACC *acc = SCRATCH_ROWS (accrow) + b * 3 * n;
+  __global OUT *o = (__global OUT *) (out + out_off);
+  V (ACC) s = 0;
+  int x;
+
+  vstore16 (bands, 0, bs);
+  y0 = bs[b];
+  y1 = min (bs[b + 1], height);
+  if (b == 0)
+    SCALAR_LOOP
+    for (x = 0; x < (int) ostride; x++)
+      o[x] = 0;
+  if (y0 >= y1)
+    return;
+  /* the row above the band: column totals, then their prefix over x */
+  SCALAR_LOOP
+  for (x = 0; x < (int) n; x++)
+    acc[x] = 0;
+  add_rows (src, src_off, src_stride, width, 0, y0, acc, fast);
+  SCALAR_LOOP
+  for (x = 0; x < width; x++) {
+    s += LOADV (x, acc);
+    STOREV (s, x, acc);
+  }
+#ifdef WORD_SCAN
+  scan_down (src, src_off, src_stride, width, y0, y1, acc, o, ostride,
+      ostride * height >= STREAM_MIN_ELEMS, fast);
+#else
+  scan_down (src, src_off, src_stride, width, y0, y1, acc, o, ostride, false,
+      fast);
+#endif
+}
+
+#ifdef WORD_SCAN
+/* ---- 8-bit gray sums and counts: the split between work-groups decided
+ * while running ----
+ *
+ * A split fixed at launch makes the frame wait for the last band, and on a
+ * shared host one of PoCL's threads is often late or shares its core. So
+ * the bands (the host's plan) are only where each group starts: region r
+ * = [bands[r], bands[r + 1]) is cut into blocks of rows, claimed one at a
+ * time from the top (by its owner, scanning down from the integral of its
+ * first row) and from the bottom (by a helper, scanning up from the
+ * integral of its last row), until the claims meet. Group g owns region g
+ * if it claims its top first: it adds up the rows above it (as
+ * integral_band) and keeps that row; a group that scans down to the end of
+ * its region takes the next one's top if that is still free (its group is
+ * late: whichever group runs alone does the whole frame). Then each group
+ * helps from below: the region above its own with the row it kept, the one
+ * after its last with the rows of that region added up, when enough of it
+ * is left to pay for that. No group ever waits for another (OpenCL promises
+ * no forward progress across groups; PoCL may run them one after the
+ * other): the owner of a region claims until its blocks are out, so every
+ * block is scanned once whoever comes.
+ *
+ * A region's claims are one word: epoch (8 bits) | blocks from the top
+ * (12) | from the bottom (12). Each launch passes a new epoch (1..255, never
+ * the last one's); a word of another epoch counts as none claimed, so the
+ * words are zeroed once, not per frame. Every region with rows is claimed
+ * from the top in every launch, so its word is never older than the last
+ * launch. */
+#define BLOCK_ROWS 16
+#define MAX_BLOCKS 4095
+/* rows added up (add_rows) for the time of one row scanned, about
+ * (ADD_ROW_COST in the host) */
+#define ADD_PER_ROW 4
+
+/* the next block of a region of @nb from its top (@up FALSE) or bottom:
+ * its index from that end, or -1; @first: only while that end has none */
+static int claim (volatile __global uint * word, uint epoch, int nb, bool up,
+    bool first);
+
+static int
+claim (volatile __global uint * word, uint epoch, int nb, bool up,
+    bool first)
+{
+  uint old = *word;
+
+  for (;;) {
+    uint cur = old >> 24 == epoch ? old & 0xffffffu : 0, prev;
+    int top = cur & 0xfff, bottom = cur >> 12, mine = up ? bottom : top;
+
+    if (top + bottom >= nb || (first && mine > 0))
+      return -1;
+    prev = atomic_cmpxchg (word, old, epoch << 24 | (cur + (up ? 0x1000 : 1)));
+    if (prev == old)
+      return mine;
+    old = prev;
+  }
+}
+
+/* blocks of a region of @nb not claimed yet */
+static int unclaimed (volatile __global uint * word, uint epoch, int nb);
+
+static int
+unclaimed (volatile __global uint * word, uint epoch, int nb)
+{
+  uint w = *word, cur = w >> 24 == epoch ? w & 0xffffffu : 0;
+
+  return max (nb - (int) (cur & 0xfff) - (int) (cur >> 12), 0);
+}
+
+/* @a from the integral of row @ya to that of row @yb: the column totals of
+ * rows [ya, yb) in @t, prefixed over x, added */
+static void extend (__global const uchar * src, uint src_off,
+    int src_stride, int width, int ya, int yb, __global ACC * a,
+    __global ACC * t);
+
+static void
+extend (__global const uchar * src, uint src_off, int src_stride, int width,
+    int ya, int yb, __global ACC * a, __global ACC * t)
+{
+  ACC s = 0;
+  int x;
+
+  SCALAR_LOOP
+  for (x = 0; x < width; x++)
+    t[x] = 0;
+  add_rows (src, src_off, src_stride, width, ya, yb, t, true);
+  SCALAR_LOOP
+  for (x = 0; x < width; x++) {
+    s += t[x];
+    a[x] += s;
+  }
+}
+
+/* Source rows [y0, y1) bottom-up: @acc the integral of row y1 in, of row
+ * y0 out; writes output rows y0 + 1 .. y1 (integral (y) = integral (y + 1)
+ * minus row y's prefix sums). The rows past the last multiple of 4 from y0
+ * first, one at a time, then 4 at a time. */
+static void scan_up (__global const uchar * src, uint src_off,
+    int src_stride, int width, int y0, int y1, __global ACC * acc,
+    __global OUT * o, size_t ostride, bool stream);
+
+static void
+scan_up (__global const uchar * src, uint src_off, int src_stride,
+    int width, int y0, int y1, __global ACC * acc, __global OUT * o,
+    size_t ostride, bool stream)
+{
+  int y4 = y0 + ((y1 - y0) & ~3), x, y, k;
+
+  for (y = y1 - 1; y >= y4; y--) {
+    __global const uchar *row = SRC_ROW (y);
+    __global OUT *orow = o + (size_t) (y + 1) * ostride;
+    VT c = 0;
+    ACC s;
+
+    orow[0] = 0;
+    for (x = 0; x + NPX <= width; x += NPX) {
+      VT v = LOADC (row, x), t = LOADA (acc + x);
+
+      PREFIX (v);
+      v += c;
+      c = CARRY (v);
+      STOREO (t, orow + 1 + x);
+      STOREA (t - v, acc + x);
+    }
+    s = c.s0;
+    SCALAR_LOOP
+    for (; x < width; x++) {
+      ACC a = acc[x];
+
+      s += VAL (ACC, load_px (row, x));
+      orow[x + 1] = CONVERT (OUT, a);
+      acc[x] = a - s;
+    }
+  }
+  for (y = y4 - R; y >= y0; y -= R) {
+    /* rows and output rows bottom-up: o0 is output row y + 4 */
+    __global const uchar *r0 = SRC_ROW (y + 3), *r1 = SRC_ROW (y + 2);
+    __global const uchar *r2 = SRC_ROW (y + 1), *r3 = SRC_ROW (y);
+    __global OUT *o0 = o + (size_t) (y + 4) * ostride + 1, *o1 = o0 - ostride;
+    __global OUT *o2 = o1 - ostride, *o3 = o2 - ostride;
+    uint sw[4];
+    ACC s0, s1, s2, s3;
+
+    SCALAR_LOOP
+    for (k = 0; k < R; k++)
+      o0[-1 - k * (long) ostride] = 0;
+    x = scan4 (r0, r1, r2, r3, width, acc, o0, -(long) ostride, stream, true,
+        sw);
+    s0 = sw[0];
+    s1 = sw[1];
+    s2 = sw[2];
+    s3 = sw[3];
+    SCALAR_LOOP
+    for (; x < width; x++) {
+      ACC a = acc[x];
+
+      s0 += VAL (ACC, load_px (r0, x));
+      s1 += VAL (ACC, load_px (r1, x));
+      s2 += VAL (ACC, load_px (r2, x));
+      s3 += VAL (ACC, load_px (r3, x));
+      o0[x] = CONVERT (OUT, a);
+      a -= s0;
+      o1[x] = CONVERT (OUT, a);
+      a -= s1;
+      o2[x] = CONVERT (OUT, a);
+      a -= s2;
+      o3[x] = CONVERT (OUT, a);
+      acc[x] = a - s3;
+    }
+  }
+}
+
+/* region r's rows [ys, ye) and blocks (nb) */
+#define REGION(r, ys, ye, nb) do { \
+    ys = min (bs[r], height); \
+    ye = max (min (bs[(r) + 1], height), ys); \
+    nb = (ye - ys + br - 1) / br; } while (0)
+
+/* claims blocks of region @r from the bottom and scans them up from @a,
+ * the integral of the region's last row */
+#define HELP_UP(r, a) do { \
+    int ys_, ye_, nb_, j_; \
+    REGION (r, ys_, ye_, nb_); \
+    for (j_ = claim (words + (r) * 16, epoch, nb_, true, true); j_ >= 0; \
+        j_ = claim (words + (r) * 16, epoch, nb_, true, false)) { \
+      int b_ = nb_ - 1 - j_; \
+      scan_up (src, src_off, src_stride, width, ys_ + b_ * br, \
+          min (ys_ + (b_ + 1) * br, ye_), a, o, ostride, stream); \
+    } } while (0)
+
+static void dynamic_bands (__global const uchar * src, uint src_off,
+    int src_stride, int width, int height, int16 bands,
+    __global ACC * accrow, __global OUT * o, uint epoch);
+
+static void
+dynamic_bands (__global const uchar * src, uint src_off, int src_stride,
+    int width, int height, int16 bands, __global ACC * accrow,
+    __global OUT * o, uint epoch)
+{
+  /* (tests: bit 8 of @epoch gives the bands to the groups bottom-up, so that
+   * a group that runs alone scans most rows upwards) */
+  int ng = get_global_size (0), g = epoch & 0x100 ? ng - 1 -
+      (int) get_global_id (0) : (int) get_global_id (0);
+  int bs[16];
+  size_t n = (size_t) width, ostride = (size_t) width + 1;
+  volatile __global uint *words = (volatile __global uint *) accrow;
+  __global ACC *acc = SCRATCH_ROWS (accrow) + (size_t) g * 3 * n;
+  __global ACC *kept = acc + n, *tmp = kept + n;
+  bool stream = ostride * height >= STREAM_MIN_ELEMS;
+  int br = max (BLOCK_ROWS, ((height + MAX_BLOCKS - 1) / MAX_BLOCKS + 3) &
+      ~3);
+  int r = g, i, x, ys, ye, nb;
+  bool next = false;
+
+  epoch &= 0xff;
+  vstore16 (bands, 0, bs);
+  if (g == 0)
+    SCALAR_LOOP
+    for (x = 0; x < (int) ostride; x++)
+      o[x] = 0;
+  REGION (g, ys, ye, nb);
+  i = claim (words + g * 16, epoch, nb, false, true);
+  if (i < 0) {
+    /* region g is scanned down by an earlier group (or done): from below,
+     * from the integral of its last row, if enough is left */
+    if (g > 0 && unclaimed (words + g * 16, epoch, nb) * br * ADD_PER_ROW >
+        ye) {
+      SCALAR_LOOP
+      for (x = 0; x < width; x++)
+        acc[x] = 0;
+      extend (src, src_off, src_stride, width, 0, ye, acc, tmp);
+      HELP_UP (g, acc);
+    }
+    return;
+  }
+  SCALAR_LOOP
+  for (x = 0; x < width; x++)
+    acc[x] = 0;
+  if (g > 0) {
+    extend (src, src_off, src_stride, width, 0, ys, acc, tmp);
+    SCALAR_LOOP
+    for (x = 0; x < width; x++)
+      kept[x] = acc[x];
+  }
+  for (;;) {
+    bool end = i == nb - 1;
+
+    scan_down (src, src_off, src_stride, width, ys + i * br,
+        min (ys + (i + 1) * br, ye), acc, o, ostride, stream, true);
+    i = claim (words + r * 16, epoch, nb, false, false);
+    if (i >= 0)
+      continue;
+    /* at the region's end (acc its last row's integral): the next
+     * region with rows, its top if still free */
+    if (!end)
+      break;
+    do {
+      r++;
+      if (r >= ng)
+        break;
+      REGION (r, ys, ye, nb);
+    } while (nb == 0);
+    if (r >= ng)
+      break;
+    i = claim (words + r * 16, epoch, nb, false, true);
+    if (i < 0) {
+      next = true;
+      break;
+    }
+  }
+  if (g > 0)
+    HELP_UP (g - 1, kept);
+  /* the next region (its owner scans it down) from below, if enough is
+   * left to pay for adding up its rows */
+  if (next && unclaimed (words + r * 16, epoch, nb) * br * ADD_PER_ROW >
+      ye - ys) {
+    extend (src, src_off, src_stride, width, ys, ye, acc, tmp);
+    HELP_UP (r, acc);
+  }
+}
+
+#endif /* WORD_SCAN */
+
 __kernel void
 cpu_integral (__global const uchar * src, uint src_off, int src_stride,
     int width, int height, int16 bands, __global ACC * accrow,
-    __global uchar * out, ulong out_off)
+    __global uchar * out, ulong out_off, uint epoch)
 {
+#ifdef WORD_SCAN
+  dynamic_bands (src, src_off, src_stride, width, height, bands, accrow,
+      (__global OUT *) (out + out_off), epoch);
+#else
   integral_band (src, src_off, src_stride, width, height, bands, accrow, out,
       out_off, true);
+#endif
 #ifdef NT_ROWS
   /* streaming stores are weakly ordered: drained before the kernel ends */
   __asm__ __volatile__ ("sfence":::"memory");
 #endif
 }
 
+/* (@epoch: cpu_integral's arguments, unused) */
 __kernel void
 cpu_integral_first (__global const uchar * src, uint src_off,
     int src_stride, int width, int height, int16 bands,
-    __global ACC * accrow, __global uchar * out, ulong out_off)
+    __global ACC * accrow, __global uchar * out, ulong out_off, uint epoch)
 {
   integral_band (src, src_off, src_stride, width, height, bands, accrow, out,
       out_off, false);

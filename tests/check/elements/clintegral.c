@@ -281,6 +281,70 @@ GST_START_TEST (test_streamed_rows)
 
 GST_END_TEST;
 
+/* GRAY8 sums and counts on CPUs: the bands are only where cpu_integral's
+ * work-groups start; blocks of rows are claimed while running, from both
+ * ends of each band. Splits skewed both ways (the element's
+ * GST_CL_INTEGRAL_ROW_COST: a first band of a few rows, or of most of the
+ * frame) make a group finish its band early and scan the other one up from
+ * below, from the row it kept or from that band's rows added up; frames in
+ * turn through one harness, every layout, one solid frame of 255s; odd
+ * sizes, tall and streamed frames, every output type; the bands taken in
+ * both orders (reversed, a group that runs alone, as PoCL's threads often
+ * do, scans most rows upwards). Then 300 small frames through one harness:
+ * the claims' epoch wraps after 255 launches. */
+GST_START_TEST (test_split_while_running)
+{
+  static const gchar *costs[] = { "-6", "0.9", NULL };
+  /* (the last one streamed: 32-bit planes of 2^22 elements and more) */
+  static const gint sizes[][2] = { {641, 479}, {1921, 1081}, {130, 1031},
+  {37, 64}, {3, 9}, {1100, 3900}
+  };
+  guint planes = REF_INTEGRAL_SUM | REF_INTEGRAL_COUNT;
+  GstVideoInfo info;
+  GstHarness *h_;
+  guint c, z, k, r;
+
+  set_variant (FALSE);
+  for (r = 0; r < 2; r++) {
+    if (r)
+      g_setenv ("GST_CL_INTEGRAL_CPU_ORDER", "reverse", TRUE);
+    for (c = 0; c < G_N_ELEMENTS (costs); c++) {
+      if (costs[c])
+        g_setenv ("GST_CL_INTEGRAL_ROW_COST", costs[c], TRUE);
+      else
+        g_unsetenv ("GST_CL_INTEGRAL_ROW_COST");
+      for (z = 0; z < G_N_ELEMENTS (sizes); z++) {
+        gint w = sizes[z][0], h = sizes[z][1];
+        RefIntegralFormat f = z == 5 ? (r ? REF_INTEGRAL_F32 :
+            REF_INTEGRAL_U32) : (c + z + r) % 4;
+        gchar *what = g_strdup_printf ("split %s%s %s %dx%d", costs[c] ?
+            costs[c] : "default", r ? " reversed" : "", fmt_names[f], w, h);
+
+        h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, w, h, f, planes);
+        for (k = 0; k < 6; k++)
+          check_integral (h_, test_frame_new (GST_VIDEO_FORMAT_GRAY8, w, h,
+                  k % 4, 700 + 10 * z + k, &info), &info, f, planes, what);
+        check_integral (h_, test_frame_new_filled (GST_VIDEO_FORMAT_GRAY8, w,
+                h, TEST_LAYOUT_PADDED, 255, &info), &info, f, planes, what);
+        gst_harness_teardown (h_);
+        g_free (what);
+      }
+    }
+  }
+  g_setenv ("GST_CL_INTEGRAL_ROW_COST", "-6", TRUE);
+  h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, 67, 40, REF_INTEGRAL_U32,
+      planes);
+  for (k = 0; k < 300; k++)
+    check_integral (h_, test_frame_new (GST_VIDEO_FORMAT_GRAY8, 67, 40,
+            k % 4, 900 + k, &info), &info, REF_INTEGRAL_U32, planes,
+        "split epochs");
+  gst_harness_teardown (h_);
+  g_unsetenv ("GST_CL_INTEGRAL_ROW_COST");
+  g_unsetenv ("GST_CL_INTEGRAL_CPU_ORDER");
+}
+
+GST_END_TEST;
+
 /* 7681x4321: U64 with squares fits PoCL's 1 GiB allocation limit */
 GST_START_TEST (test_big_frame)
 {
@@ -1111,6 +1175,7 @@ clintegral_suite (void)
   tcase_add_test (tc, test_aligned_rows);
   tcase_add_test (tc, test_solid_gray);
   tcase_add_test (tc, test_streamed_rows);
+  tcase_add_test (tc, test_split_while_running);
   tcase_add_test (tc, test_box_mean);
   tcase_add_test (tc, test_box_mean_float_limit);
   tcase_add_test (tc, test_first_frame_switch);
