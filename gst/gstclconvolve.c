@@ -127,7 +127,8 @@ enum
  * 4 * PXL_ROWS rows) serves 8-bit 4-sample planes; GST_CL_CONVOLVE_PX_LOCAL
  * (tuning on a GPU): "0" conv2d_px instead, "sep" conv2d_pxl for separable
  * matrices only, "ROWS[,NX[,HU[,SEP16[,FIN[,WID[,FP]]]]]]":
- * PXL_ROWS (1..8), pixels per work-item side by side (1, 2), the separable
+ * PXL_ROWS (1..8; 0 by program, see pxl_rows), pixels per work-item side
+ * by side (1, 2), the separable
  * row pass's pixels per step (4, 8), its 16-byte local stores (0, 1),
  * PXL_FIN (0..3: saturating conversions, stores per `absolute'), PXL_WID
  * (0, 1: widening through byte permutes) and PXL_FP (0, 1: the 2-D
@@ -135,7 +136,7 @@ enum
 #define PXL_ENV "GST_CL_CONVOLVE_PX_LOCAL"
 #define PXL_WX 64
 #define PXL_WY 4
-#define PXL_ROWS 4
+#define PXL_ROWS 0               /* see pxl_rows */
 #define PXL_MAX_ROWS 8          /* local memory: 3 planes of 38 x 72 floats */
 #define PXL_NX 2
 #define PXL_HU 8
@@ -239,7 +240,7 @@ struct _GstClConvolve
   gint px_max_r;
   gboolean pxl_on;              /* conv2d_pxl for 4-sample planes */
   gboolean pxl_2d;              /* for 2-D matrices too, not only separable */
-  gint pxl_rows;                /* its rows per work-item */
+  gint pxl_rows;                /* its rows per work-item (0: pxl_rows) */
   gint pxl_nx;                  /* its pixels per work-item, side by side */
   gint pxl_hu;                  /* its row pass's pixels per step */
   gboolean pxl_sep16;           /* its row pass's 16-byte local stores */
@@ -858,7 +859,7 @@ px_local_config (GstClConvolve * self)
     sscanf (env, "%d,%d,%d,%d,%d,%d,%d", &rows, &nx, &hu, &sep16, &fin,
         &wid, &fp);
     self->pxl_fp = CLAMP (fp, -1, 1);
-    self->pxl_rows = CLAMP (rows, 1, PXL_MAX_ROWS);
+    self->pxl_rows = CLAMP (rows, 0, PXL_MAX_ROWS);
     self->pxl_nx = nx >= 2 ? 2 : 1;
     self->pxl_hu = hu > 0 && hu <= 4 ? 4 : 8;
     self->pxl_sep16 = sep16 != 0;
@@ -1477,6 +1478,23 @@ px_kernel (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   return NULL;
 }
 
+/* conv2d_pxl's rows per work-item for a program of @integer sums, separable
+ * (@sep) or not: the knob's value, or by default 6 for float separable
+ * matrices, 5 for float 2-D ones, 4 for integer ones (H200, 4K RGBA
+ * kernel time against 4 rows, every one of 4 interleaved rounds: gaussian
+ * 49.0 -> 46.1 us at 6, motion blur 48.5 -> 47.9 at 5 (6: 50.8); integer
+ * matrices slower or no faster: 1080p custom 29.4 -> 31.0 at 5, box 22.1
+ * -> 22.2 at 6; see docs/performance.md) */
+static gint
+pxl_rows (GstClConvolve * self, gboolean integer, gboolean sep)
+{
+  if (self->pxl_rows > 0)
+    return self->pxl_rows;
+  if (integer)
+    return 4;
+  return sep ? 6 : 5;
+}
+
 /* Runs conv2d_px on plane @p if it applies (*@ok: the launch succeeded) */
 static gboolean
 launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
@@ -1500,11 +1518,11 @@ launch_px (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   *ok = FALSE;
   if (pxl_applies (self, pl->ch, sep)) {
     gsize pxl_local[2] = { PXL_WX / self->pxl_nx, PXL_WY };
+    gint rows = pxl_rows (self, self->frame_kernel->integer, sep);
 
     g[0] = gst_cl_global_size ((pl->width + self->pxl_nx - 1) /
         self->pxl_nx, pxl_local[0]);
-    g[1] = gst_cl_global_size ((pl->height + self->pxl_rows - 1) /
-        self->pxl_rows, PXL_WY);
+    g[1] = gst_cl_global_size ((pl->height + rows - 1) / rows, PXL_WY);
     GST_CL_LAUNCH (self, kernel, 2, g, pxl_local, CONV_WHAT,
         FRAME_ARGS (in, out, p, c), GST_CL_ARG (aligned8),
         GST_CL_ARG (self->px_coef), GST_CL_ARG (c->bval),
@@ -1829,7 +1847,7 @@ px_build_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
       self->depth16 ? 1 : 0,
       v->integer ? 1 : 0, v->r, v->ch, v->sep ? 1 : 0, self->px_nx1,
       self->px_nx4, self->px_rows, pxl_applies (self, v->ch, v->sep) ? 1 : 0,
-      self->pxl_rows, self->pxl_nx, self->pxl_hu,
+      pxl_rows (self, v->integer, v->sep), self->pxl_nx, self->pxl_hu,
       self->pxl_sep16 ? 1 : 0, self->pxl_fin, self->pxl_wid, px_fp (self, v),
       mask);
   program = gst_cl_context_get_program (ctx, "convolve.cl", options, NULL,
