@@ -41,15 +41,18 @@ set_variant (guint variant)
   g_setenv ("GST_CL_INTEGRAL_VARIANT", variant_names[variant], TRUE);
 }
 
-/* GPU strips of @rows rows (the element's benchmark knob), or the
- * default for NULL */
+/* the element's tuning knob GST_CL_INTEGRAL_@name set to @value, or
+ * unset (its default) for NULL */
 static void
-set_strip_rows (const gchar * rows)
+set_knob (const gchar * name, const gchar * value)
 {
-  if (rows)
-    g_setenv ("GST_CL_INTEGRAL_STRIP_ROWS", rows, TRUE);
+  gchar *var = g_strconcat ("GST_CL_INTEGRAL_", name, NULL);
+
+  if (value)
+    g_setenv (var, value, TRUE);
   else
-    g_unsetenv ("GST_CL_INTEGRAL_STRIP_ROWS");
+    g_unsetenv (var);
+  g_free (var);
 }
 
 static GstHarness *
@@ -309,10 +312,7 @@ GST_START_TEST (test_split_while_running)
     if (r)
       g_setenv ("GST_CL_INTEGRAL_CPU_ORDER", "reverse", TRUE);
     for (c = 0; c < G_N_ELEMENTS (costs); c++) {
-      if (costs[c])
-        g_setenv ("GST_CL_INTEGRAL_ROW_COST", costs[c], TRUE);
-      else
-        g_unsetenv ("GST_CL_INTEGRAL_ROW_COST");
+      set_knob ("ROW_COST", costs[c]);
       for (z = 0; z < G_N_ELEMENTS (sizes); z++) {
         gint w = sizes[z][0], h = sizes[z][1];
         RefIntegralFormat f = z == 5 ? (r ? REF_INTEGRAL_F32 :
@@ -566,10 +566,7 @@ GST_START_TEST (test_gpu_lookback)
   set_variant (TRUE);
   g_setenv ("GST_CL_INTEGRAL_GPU", "lookback", TRUE);
   for (t = 0; t < G_N_ELEMENTS (tile_rows); t++) {
-    if (tile_rows[t])
-      g_setenv ("GST_CL_INTEGRAL_TILE_ROWS", tile_rows[t], TRUE);
-    else
-      g_unsetenv ("GST_CL_INTEGRAL_TILE_ROWS");
+    set_knob ("TILE_ROWS", tile_rows[t]);
     for (i = 0; i < G_N_ELEMENTS (cases); i++) {
       GstHarness *h_ = integral_harness (cases[i].vf, cases[i].w, cases[i].h,
           cases[i].f, cases[i].planes);
@@ -623,7 +620,7 @@ GST_START_TEST (test_gpu_strips)
 
   set_variant (TRUE);
   for (t = 0; t < G_N_ELEMENTS (strip_rows); t++) {
-    set_strip_rows (strip_rows[t]);
+    set_knob ("STRIP_ROWS", strip_rows[t]);
     for (i = 0; i < G_N_ELEMENTS (cases); i++) {
       GstHarness *h_ = integral_harness (cases[i].vf, cases[i].w, cases[i].h,
           cases[i].f, cases[i].planes);
@@ -645,7 +642,7 @@ GST_START_TEST (test_gpu_strips)
   }
   run_box_mean (GST_VIDEO_FORMAT_RGBA, 1921, 1081, TEST_LAYOUT_PADDED, 7,
       TRUE, 10);
-  set_strip_rows (NULL);
+  set_knob ("STRIP_ROWS", NULL);
 }
 
 GST_END_TEST;
@@ -669,7 +666,7 @@ GST_START_TEST (test_gpu_pair_solid)
 
   set_variant (TRUE);
   for (t = 0; t < G_N_ELEMENTS (strip_rows); t++) {
-    set_strip_rows (strip_rows[t]);
+    set_knob ("STRIP_ROWS", strip_rows[t]);
     for (i = 0; i < G_N_ELEMENTS (fmts); i++)
       for (f = 0; f < G_N_ELEMENTS (outs); f++) {
         GstHarness *h_ = integral_harness (fmts[i], 1030, 131, outs[f],
@@ -686,7 +683,7 @@ GST_START_TEST (test_gpu_pair_solid)
         g_free (what);
       }
   }
-  set_strip_rows (NULL);
+  set_knob ("STRIP_ROWS", NULL);
 }
 
 GST_END_TEST;
