@@ -915,8 +915,8 @@ PX_UNROLL \
  * H200, 4K RGBA (GST_CL_CONVOLVE_PX_LOCAL=ROWS,NX): 2 pixels x 5 rows
  * (float 2-D matrices), 6 (float separable) or 4 (integer), the host's
  * default, motion blur 0.0479 ms, gaussian 0.0461 (4 rows: 0.0485 /
- * 0.0490); 4 rows x 2 pixels motion blur 0.048 ms, gaussian 0.049 (0.050 motion blur before
- * the 2-D fill's loads ahead; 0.052 / 0.052 before the
+ * 0.0490); 4 rows x 2 pixels motion blur 0.048 ms, gaussian 0.049 (0.050
+ * motion blur before the 2-D fill's loads ahead; 0.052 / 0.052 before the
  * saturating finish and the widening through byte permutes, 0.057 / 0.061
  * before the aligned 2-D fill, 8-pixel row-pass steps and uchar
  * widening); before those, 8 x 1 0.061 / 0.064; 8 x 2 0.059 / 0.071;

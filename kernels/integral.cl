@@ -709,13 +709,10 @@ integral_band (__global const uchar * src, uint src_off, int src_stride,
     s += LOADV (x, acc);
     STOREV (s, x, acc);
   }
-#ifdef WORD_SCAN
-  scan_down (src, src_off, src_stride, width, y0, y1, acc, o, ostride,
-      ostride * height >= STREAM_MIN_ELEMS, fast);
-#else
+  /* (no streaming stores: only the 8-bit gray scan has them, and for it
+   * this runs as cpu_integral_first only, pixel by pixel) */
   scan_down (src, src_off, src_stride, width, y0, y1, acc, o, ostride, false,
       fast);
-#endif
 }
 
 #ifdef WORD_SCAN
