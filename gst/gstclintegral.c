@@ -91,6 +91,19 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
  * 16, 32, 64 on an H200; TILE_ROWS_ENV overrides it (1 .. GPU_STRIP_WG) */
 #define GPU_TILE_ROWS 32
 #define TILE_ROWS_ENV "GST_CL_INTEGRAL_TILE_ROWS"
+/* GPU box mean: box_mean_tile (one launch, no integral image) for radii up
+ * to BOX_TILE_MAX_RADIUS (BT_R in integral.cl): work-groups of
+ * BOX_TILE_WG columns (apron included) by BOX_TILE_H rows, whose column
+ * sums take BOX_TILE_LOCAL_* bytes of local memory; larger radii, 4-byte
+ * pixels not 4-byte aligned, or BOX_ENV "integral" (tests, comparisons)
+ * take the integral image and box_mean */
+#define BOX_TILE_MAX_RADIUS 32
+#define BOX_TILE_WG 256
+#define BOX_TILE_H 16
+#define BOX_TILE_PITCH 272       /* BT_PITCH */
+#define BOX_TILE_LOCAL_GRAY (BOX_TILE_H * BOX_TILE_PITCH * 4)
+#define BOX_TILE_LOCAL_RGB (BOX_TILE_H * BOX_TILE_PITCH * 8)
+#define BOX_ENV "GST_CL_INTEGRAL_BOX"
 /* GPU strip kernels: sum and squares planes come from one program (PAIR in
  * integral.cl: three launches and one frame read each, not six); "0" builds
  * one program per plane instead (for comparisons) */
@@ -148,7 +161,9 @@ struct _GstClIntegral
   gint fast_ready;              /* atomic: every plane's fast kernel compiled */
   gboolean box_mean;
   cl_kernel box_kernel;
+  cl_kernel box_tile;           /* GPU: box_mean_tile, NULL: not used */
   cl_mem box_ii;
+  gint box_pstride;             /* bytes per pixel of plane 0 */
 };
 
 #define SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, Y42B, " \
@@ -1303,6 +1318,15 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     self->box_kernel = gst_cl_base_filter_create_kernel (base,
         self->plane[0].program, "box_mean");
     self->box_ii = create_scratch (self, size);
+    self->box_pstride = d.pstride;
+    if (ctx->local_mem_size >= (d.channels == 3 ? BOX_TILE_LOCAL_RGB :
+            BOX_TILE_LOCAL_GRAY) && ctx->max_work_group_size >= BOX_TILE_WG &&
+        g_strcmp0 (g_getenv (BOX_ENV), "integral") != 0) {
+      self->box_tile = gst_cl_base_filter_create_kernel (base,
+          self->plane[0].program, "box_mean_tile");
+      if (!self->box_tile)
+        return FALSE;
+    }
     return self->box_kernel && self->box_ii;
   }
 
@@ -1393,6 +1417,9 @@ gst_cl_integral_reset (GstClBaseFilter * base)
   if (self->box_kernel)
     clReleaseKernel (self->box_kernel);
   self->box_kernel = NULL;
+  if (self->box_tile)
+    clReleaseKernel (self->box_tile);
+  self->box_tile = NULL;
   if (self->box_ii)
     clReleaseMemObject (self->box_ii);
   self->box_ii = NULL;
@@ -1500,6 +1527,22 @@ enqueue_box_mean (GstClIntegral * self, GstClFrame * in, GstClFrame * out)
         GST_CL_ARG_PLANE (in, 0), GST_CL_ARG_PLANE (out, 0), GST_CL_ARG (w),
         GST_CL_ARG (h), GST_CL_ARG (r), GST_CL_ARG (self->band_start),
         GST_CL_ARG (self->plane[0].accrow));
+  } else if (self->box_tile && r <= BOX_TILE_MAX_RADIUS &&
+      (self->box_pstride != 4 || (in->offset[0] % 4 == 0 &&
+              in->stride[0] % 4 == 0 && out->offset[0] % 4 == 0 &&
+              out->stride[0] % 4 == 0))) {
+    /* one launch; tiles of BOX_TILE_WG - 2r means by BOX_TILE_H rows;
+     * whole windows divide by inv (integral.cl) */
+    gsize tlsz[2] = { BOX_TILE_WG, 1 };
+    gsize means = BOX_TILE_WG - 2 * r;
+    gsize tgsz[2] = { ((gsize) w + means - 1) / means * BOX_TILE_WG,
+      ((gsize) h + BOX_TILE_H - 1) / BOX_TILE_H
+    };
+    cl_float inv = (cl_float) (1.0 / ((double) (2 * r + 1) * (2 * r + 1)));
+
+    GST_CL_LAUNCH (self, self->box_tile, 2, tgsz, tlsz, INTEGRAL_WHAT,
+        GST_CL_ARG_PLANE (in, 0), GST_CL_ARG_PLANE (out, 0), GST_CL_ARG (w),
+        GST_CL_ARG (h), GST_CL_ARG (r), GST_CL_ARG (inv));
   } else {
     if (!enqueue_plane (self, &self->plane[0], in, self->box_ii))
       return FALSE;

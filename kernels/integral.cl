@@ -2212,4 +2212,229 @@ box_mean (__global const uchar * src, uint src_off, int src_stride,
 #endif
 }
 
+/* ---- GPU box mean in one launch, no integral image (radius <= BT_R) ----
+ *
+ * A work-group of BT_WG (256) work-items owns BT_WG columns of the frame,
+ * its BT_WG - 2r means and r columns of apron on each side (tiles overlap
+ * by 2r columns), and BT_H (16) rows. Vertical pass: each work-item slides
+ * a window of 2r + 1 source rows down the tile's rows in its column and
+ * leaves the column sums in local memory. Horizontal pass: each work-item
+ * slides a window of 2r + 1 column sums along BT_SEG (16) consecutive means
+ * of one row. A window costs 2r + 1 additions once and two per further
+ * step, whatever the radius; the source is read about once, each mean
+ * written once, where the integral path writes and reads back a table of 4
+ * bytes per sample.
+ *
+ * Sums are exact: 8-bit column sums fit 16 bits ((2r + 1) * 255), 16-bit
+ * samples' 32 bits. Means as box_mean, (sum + area / 2) / area: whole
+ * windows of 8-bit samples ((2r + 1)^2 <= 4225 <= 8192) in float with
+ * @inv = fl (1 / area) from the host, exact by the argument at
+ * FLOAT_MEAN_AREA (the CPU box mean, which computes the same expression);
+ * clipped windows and 16-bit samples by 32-bit integer division
+ * (sum + area / 2 < 65535 * 4225 + 2113 < 2^32). 4-byte pixels are read and
+ * written as one 32-bit word: the host takes this kernel for them only
+ * where the plane's offset and row pitch are multiples of 4 (a test of
+ * alignment per load, measured on an H200, cost a quarter of the time). */
+
+#define BT_WG 256
+#define BT_H 16
+#define BT_SEG 16
+#define BT_R 32
+/* local column sums: one spare element after every BT_SEG, so that the
+ * work-items of a warp, reading BT_SEG-element segments, spread over the
+ * banks; rows 16 elements apart modulo 32 (4-byte sums: two rows per warp
+ * on distinct banks) */
+#define BT_PITCH ((BT_WG + BT_WG / BT_SEG + 15) / 32 * 32 + 16)
+#define BT_AT(row, c) ((row) * BT_PITCH + (c) + (c) / BT_SEG)
+
+#if CH == 1
+typedef uint bt_sum;
+typedef uint bt_col;
+#define BT_COL(s) (s)
+#define BT_SUM(c) (c)
+#else
+typedef uint4 bt_sum;
+typedef ushort4 bt_col;
+#define BT_COL(s) convert_ushort4 (s)
+#define BT_SUM(c) convert_uint4 (c)
+#endif
+/* component i (0..3, a constant) of a 4-vector */
+#define BT_LANE(v, i) (v).CAT (s, i)
+/* a pixel as loaded, one 32-bit word (R, G, B in bytes 0-2 for CH=3):
+ * the slides keep 30 of them in flight, 120 registers as uint4 */
+#if CH == 1
+#define BT_WIDEN(w) (w)
+#else
+#define BT_WIDEN(w) ((uint4) ((w) & 0xff, ((w) >> 8) & 0xff, (w) >> 16, 0))
+#endif
+
+uint bt_fetch (__global const uchar * row, int x);
+
+uint
+bt_fetch (__global const uchar * row, int x)
+{
+#if CH == 1
+  return ((__global const SRC_T *) row)[x];
+#elif PSTRIDE == 4
+  uchar4 p = as_uchar4 (((__global const uint *) row)[x]);
+
+  return BT_LANE (p, ROFF) | (uint) BT_LANE (p, GOFF) << 8 |
+      (uint) BT_LANE (p, BOFF) << 16;
+#else
+  __global const uchar *p = row + (size_t) x * PSTRIDE;
+
+  return p[ROFF] | (uint) p[GOFF] << 8 | (uint) p[BOFF] << 16;
+#endif
+}
+
+#define bt_load(row, x) BT_WIDEN (bt_fetch (row, x))
+
+__kernel __attribute__ ((reqd_work_group_size (BT_WG, 1, 1)))
+void
+box_mean_tile (__global const uchar * src, uint src_off, int src_stride,
+    __global uchar * dst, uint dst_off, int dst_stride, int width,
+    int height, int radius, float inv)
+{
+  /* the column sums, then the means (one word each; declared as the
+   * column sums, whose 8-byte vectors need the stricter alignment) */
+  __local bt_col cols[BT_H * BT_PITCH];
+  __local uint *lmem = (__local uint *) cols;
+  int r = radius, lid = get_local_id (0), i, k;
+  int tx = get_group_id (0) * (BT_WG - 2 * r), ty = get_group_id (1) * BT_H;
+
+  /* vertical: column tx - r + lid; columns outside the frame add nothing */
+  {
+    int x = tx - r + lid, rows = min (BT_H, height - ty), y;
+    bt_sum s = 0;
+
+    if (x < 0 || x >= width) {
+      for (i = 0; i < BT_H; i++)
+        cols[BT_AT (i, lid)] = 0;
+    } else {
+      /* (four loads in flight at a time: the sums wait on memory, not on
+       * arithmetic) */
+      y = max (ty - r, 0);
+      for (; y + 3 <= min (ty + r, height - 1); y += 4)
+        s += (bt_load (SRC_ROW (y), x) + bt_load (SRC_ROW (y + 1), x)) +
+            (bt_load (SRC_ROW (y + 2), x) + bt_load (SRC_ROW (y + 3), x));
+      for (; y <= min (ty + r, height - 1); y++)
+        s += bt_load (SRC_ROW (y), x);
+      if (ty - r >= 0 && ty + BT_H + r <= height) {
+        /* every row of the slide inside the frame: loads without tests,
+         * all in flight together */
+        uint in[BT_H - 1], out[BT_H - 1];
+
+#pragma unroll
+        for (i = 0; i < BT_H - 1; i++) {
+          in[i] = bt_fetch (SRC_ROW (ty + i + r + 1), x);
+          out[i] = bt_fetch (SRC_ROW (ty + i - r), x);
+        }
+#pragma unroll
+        for (i = 0; i < BT_H; i++) {
+          cols[BT_AT (i, lid)] = BT_COL (s);
+          if (i + 1 < BT_H)
+            s += BT_WIDEN (in[i]) - BT_WIDEN (out[i]);
+        }
+      } else {
+        for (i = 0; i < rows; i++) {
+          cols[BT_AT (i, lid)] = BT_COL (s);
+          if (ty + i + r + 1 < height)
+            s += bt_load (SRC_ROW (ty + i + r + 1), x);
+          if (ty + i - r >= 0)
+            s -= bt_load (SRC_ROW (ty + i - r), x);
+        }
+      }
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* horizontal: BT_SEG means of one row, the first at tx + c0 (its window
+   * starts at local column c0), packed into a word each (R, G, B in bytes
+   * 0-2 for CH=3) */
+  {
+    int row = lid / (BT_WG / BT_SEG), c0 = lid % (BT_WG / BT_SEG) * BT_SEG;
+    int y = ty + row, n = min (BT_SEG, min (BT_WG - 2 * r - c0,
+            width - tx - c0));
+    uint whole = (uint) (2 * r + 1) * (uint) (2 * r + 1), means[BT_SEG];
+
+    if (y < height && n > 0) {
+      uint cy = (uint) (min (y + r, height - 1) - max (y - r, 0) + 1);
+      bt_sum s = 0;
+
+      for (k = 0; k + 3 <= 2 * r; k += 4)
+        s += (BT_SUM (cols[BT_AT (row, c0 + k)]) +
+            BT_SUM (cols[BT_AT (row, c0 + k + 1)])) +
+            (BT_SUM (cols[BT_AT (row, c0 + k + 2)]) +
+            BT_SUM (cols[BT_AT (row, c0 + k + 3)]));
+      for (; k <= 2 * r; k++)
+        s += BT_SUM (cols[BT_AT (row, c0 + k)]);
+#pragma unroll
+      for (i = 0; i < BT_SEG; i++) {
+        int x = tx + c0 + i;
+        uint area = (uint) (min (x + r, width - 1) - max (x - r, 0) + 1) *
+            cy;
+        bt_sum m;
+
+        if (i >= n)
+          break;
+        if (sizeof (SRC_T) == 1 && area == whole)
+#if CH == 1
+          m = convert_uint ((float) (s + area / 2) * inv + 0x1p-14f);
+#else
+          m = convert_uint4 (convert_float4 (s + area / 2) * inv + 0x1p-14f);
+#endif
+        else
+          m = (s + area / 2) / area;
+#if CH == 1
+        means[i] = m;
+#else
+        means[i] = m.x | m.y << 8 | m.z << 16;
+#endif
+        if (i + 1 < n)
+          s += BT_SUM (cols[BT_AT (row, c0 + i + 2 * r + 1)]) -
+              BT_SUM (cols[BT_AT (row, c0 + i)]);
+      }
+    }
+    /* the means back into local memory (the column sums are read), so
+     * that the stores below go out a row at a time: one work-item per
+     * pixel, neighbours side by side */
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (y < height)
+#pragma unroll
+      for (i = 0; i < BT_SEG; i++)
+        if (i < n)
+          lmem[BT_AT (row, c0 + i)] = means[i];
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  {
+    int x = tx + lid, row;
+
+    if (lid >= BT_WG - 2 * r || x >= width)
+      return;
+    for (row = 0; row < min (BT_H, height - ty); row++) {
+      int y = ty + row;
+      uint m = lmem[BT_AT (row, lid)];
+      __global uchar *drow = dst + dst_off + (size_t) y * dst_stride;
+
+#if CH == 1
+      ((__global SRC_T *) drow)[x] = (SRC_T) m;
+#elif PSTRIDE == 4
+      uchar4 p = as_uchar4 (((__global const uint *) SRC_ROW (y))[x]);
+
+      BT_LANE (p, ROFF) = (uchar) m;
+      BT_LANE (p, GOFF) = (uchar) (m >> 8);
+      BT_LANE (p, BOFF) = (uchar) (m >> 16);
+      ((__global uint *) drow)[x] = as_uint (p);
+#else
+      __global uchar *p = drow + (size_t) x * PSTRIDE;
+
+      p[ROFF] = (uchar) m;
+      p[GOFF] = (uchar) (m >> 8);
+      p[BOFF] = (uchar) (m >> 16);
+#endif
+    }
+  }
+}
+
 #endif /* BOX && !CPU_ONLY */

@@ -745,6 +745,50 @@ GST_START_TEST (test_box_mean_float_limit)
 
 GST_END_TEST;
 
+/* The GPU box mean in one launch (box_mean_tile: radii up to 32, whole
+ * windows divided in float, clipped ones by integer division) and the GPU
+ * integral image path (larger radii, or GST_CL_INTEGRAL_BOX=integral), on
+ * both sides of that limit: frames narrower or shorter than a tile (64 x
+ * 32) and than a window, tiles cut by the frame's right and bottom edges,
+ * every sample layout, packed, padded and misaligned rows; checkerboards
+ * (means exactly integers or 1 / area below one) at the largest window */
+GST_START_TEST (test_box_mean_tile)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_RGB,
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_xBGR
+  };
+  static const guint radii[] = { 2, 12, 31, 32, 33 };
+  static const TestSize sizes[] = { {70, 40}, {1, 200}, {200, 1}, {130, 97},
+  {65, 33}
+  };
+  static const guint8 base[] = { 254, 0 };
+  guint path, i, r, s, k;
+
+  for (path = 0; path < 2; path++) {
+    set_knob ("BOX", path ? "integral" : NULL);
+    for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+      for (r = 0; r < G_N_ELEMENTS (radii); r++)
+        for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+          run_box_mean (formats[i], sizes[s].width, sizes[s].height,
+              (i + r + s) % 4, radii[r], TRUE, 700 + i * 50 + r * 10 + s);
+      for (k = 0; k < G_N_ELEMENTS (base); k++) {
+        GstVideoInfo info;
+        GstBuffer *in = checkerboard_new (formats[i], 141, 97, base[k],
+            &info);
+        gchar *what = g_strdup_printf ("checkerboard %u/%u%s", base[k],
+            base[k] + 1, path ? " integral path" : "");
+
+        check_box_mean (in, &info, 32, TRUE, what);
+        g_free (what);
+      }
+    }
+  }
+  set_knob ("BOX", NULL);
+}
+
+GST_END_TEST;
+
 /* Downstream sees the documented media type and fields */
 GST_START_TEST (test_caps)
 {
@@ -1175,6 +1219,7 @@ clintegral_suite (void)
   tcase_add_test (tc, test_split_while_running);
   tcase_add_test (tc, test_box_mean);
   tcase_add_test (tc, test_box_mean_float_limit);
+  tcase_add_test (tc, test_box_mean_tile);
   tcase_add_test (tc, test_first_frame_switch);
   tcase_add_test (tc, test_wrap_4k);
   tcase_add_test (tc, test_gpu_lookback);
