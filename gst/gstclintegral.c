@@ -1213,6 +1213,39 @@ setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
   return p->k1 && p->fast && p->accrow && start_warm_up (self);
 }
 
+/* GPU box mean: box_mean_tile where the device takes its work-group and
+ * local memory (else every radius goes through the integral image); FALSE
+ * only when the kernel could not be made (error posted) */
+static gboolean
+setup_box_tile (GstClIntegral * self, const SourceDesc * d,
+    cl_program program)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  gsize wg = 0;
+
+  self->box_pstride = d->pstride;
+  if (ctx->local_mem_size < (d->channels == 3 ? BOX_TILE_LOCAL_RGB :
+          BOX_TILE_LOCAL_GRAY) || ctx->max_work_group_size < BOX_TILE_WG ||
+      g_strcmp0 (g_getenv (BOX_ENV), "integral") == 0)
+    return TRUE;
+  self->box_tile = gst_cl_base_filter_create_kernel (GST_CL_BASE_FILTER
+      (self), program, "box_mean_tile");
+  if (!self->box_tile)
+    return FALSE;
+  /* the compiled kernel may take fewer work-items than the device */
+  if (clGetKernelWorkGroupInfo (self->box_tile, ctx->device,
+          CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL) != CL_SUCCESS ||
+      wg < BOX_TILE_WG) {
+    GST_INFO_OBJECT (self, "box_mean_tile takes %" G_GSIZE_FORMAT
+        " work-items, not %d: box means through the integral image", wg,
+        BOX_TILE_WG);
+    clReleaseKernel (self->box_tile);
+    self->box_tile = NULL;
+  }
+  return TRUE;
+}
+
 /* ACC and OUT type names of a sum or count plane (@sq FALSE) or a sqsum
  * plane */
 static void
@@ -1318,16 +1351,8 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     self->box_kernel = gst_cl_base_filter_create_kernel (base,
         self->plane[0].program, "box_mean");
     self->box_ii = create_scratch (self, size);
-    self->box_pstride = d.pstride;
-    if (ctx->local_mem_size >= (d.channels == 3 ? BOX_TILE_LOCAL_RGB :
-            BOX_TILE_LOCAL_GRAY) && ctx->max_work_group_size >= BOX_TILE_WG &&
-        g_strcmp0 (g_getenv (BOX_ENV), "integral") != 0) {
-      self->box_tile = gst_cl_base_filter_create_kernel (base,
-          self->plane[0].program, "box_mean_tile");
-      if (!self->box_tile)
-        return FALSE;
-    }
-    return self->box_kernel && self->box_ii;
+    return self->box_kernel && self->box_ii &&
+        setup_box_tile (self, &d, self->plane[0].program);
   }
 
   {
