@@ -2287,7 +2287,7 @@ bt_fetch (__global const uchar * row, int x)
 #endif
 }
 
-#define bt_load(row, x) BT_WIDEN (bt_fetch (row, x))
+#define BT_LOAD(row, x) BT_WIDEN (bt_fetch (row, x))
 
 __kernel __attribute__ ((reqd_work_group_size (BT_WG, 1, 1)))
 void
@@ -2315,10 +2315,10 @@ box_mean_tile (__global const uchar * src, uint src_off, int src_stride,
        * arithmetic) */
       y = max (ty - r, 0);
       for (; y + 3 <= min (ty + r, height - 1); y += 4)
-        s += (bt_load (SRC_ROW (y), x) + bt_load (SRC_ROW (y + 1), x)) +
-            (bt_load (SRC_ROW (y + 2), x) + bt_load (SRC_ROW (y + 3), x));
+        s += (BT_LOAD (SRC_ROW (y), x) + BT_LOAD (SRC_ROW (y + 1), x)) +
+            (BT_LOAD (SRC_ROW (y + 2), x) + BT_LOAD (SRC_ROW (y + 3), x));
       for (; y <= min (ty + r, height - 1); y++)
-        s += bt_load (SRC_ROW (y), x);
+        s += BT_LOAD (SRC_ROW (y), x);
       if (ty - r >= 0 && ty + BT_H + r <= height) {
         /* every row of the slide inside the frame: loads without tests,
          * all in flight together */
@@ -2339,9 +2339,9 @@ box_mean_tile (__global const uchar * src, uint src_off, int src_stride,
         for (i = 0; i < rows; i++) {
           cols[BT_AT (i, lid)] = BT_COL (s);
           if (ty + i + r + 1 < height)
-            s += bt_load (SRC_ROW (ty + i + r + 1), x);
+            s += BT_LOAD (SRC_ROW (ty + i + r + 1), x);
           if (ty + i - r >= 0)
-            s -= bt_load (SRC_ROW (ty + i - r), x);
+            s -= BT_LOAD (SRC_ROW (ty + i - r), x);
         }
       }
     }

@@ -748,8 +748,9 @@ GST_END_TEST;
 /* The GPU box mean in one launch (box_mean_tile: radii up to 32, whole
  * windows divided in float, clipped ones by integer division) and the GPU
  * integral image path (larger radii, or GST_CL_INTEGRAL_BOX=integral), on
- * both sides of that limit: frames narrower or shorter than a tile (64 x
- * 32) and than a window, tiles cut by the frame's right and bottom edges,
+ * both sides of that limit: frames narrower or shorter than a tile (256
+ * columns, apron included, by 16 rows) and than a window, tiles cut by the
+ * frame's right and bottom edges,
  * every sample layout, packed, padded and misaligned rows; checkerboards
  * (means exactly integers or 1 / area below one) at the largest window */
 GST_START_TEST (test_box_mean_tile)
