@@ -1165,7 +1165,7 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
  * so they never stall on it later. Always TRUE: without a worker the frames
  * keep the first-frame kernels. */
 static gboolean
-start_warm_up (GstClIntegral * self)
+start_warm_up (GstClIntegral * self, GstClWarmupFunc job)
 {
   const gchar *variant = g_getenv (VARIANT_ENV);
   GstClWarmup *warmup;
@@ -1175,7 +1175,7 @@ start_warm_up (GstClIntegral * self)
   warmup = gst_cl_base_filter_get_warmup (GST_CL_BASE_FILTER (self));
   if (!warmup)
     return TRUE;
-  gst_cl_warmup_add (warmup, warm_job_run, self, NULL);
+  gst_cl_warmup_add (warmup, job, self, NULL);
   if ((variant && (g_str_equal (variant, "cpu") ||
               g_str_equal (variant, "wait"))) ||
       gst_cl_base_filter_upstream_is_live (GST_CL_BASE_FILTER (self)))
@@ -1210,7 +1210,105 @@ setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
   n = (gsize) self->n_bands * (2 * (gsize) self->width + 1) *
       (d->channels == 3 && d->pstride == 4 ? 4 : self->channels) * acc_size;
   p->accrow = create_scratch (self, n);
-  return p->k1 && p->fast && p->accrow && start_warm_up (self);
+  return p->k1 && p->fast && p->accrow && start_warm_up (self, warm_job_run);
+}
+
+/* On the warm-up worker, GPU box mean: a radius set while playing moves
+ * the frames between box_mean_tile and the integral path (above 32), and a
+ * device that compiles a kernel at its first launch (PoCL, where the tests
+ * force the GPU variant) would hold that frame for it. Launches each of
+ * the five kernels once on a 4x4 frame of scratch memory, through kernel
+ * objects of its own (the streaming thread sets the element's). */
+static void
+warm_box_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
+{
+  GstClIntegral *self = data;
+  IntegralPlane *p = &self->plane[0];
+  static const gchar *names[] = { "gpu_strip_sums", "gpu_strip_scan",
+    "gpu_strip_integral", "box_mean", "box_mean_tile"
+  };
+  cl_int err, w = 4, h = 4, r = 1, stride = 16, strips = 1;
+  cl_uint zero = 0, m = (cl_uint) ((w + 1) * self->channels);
+  cl_ulong off = 0;
+  cl_float inv = 1.0f / 9;
+  gsize g_strip[2] = { GPU_STRIP_WG, 1 }, l_strip[2] = { GPU_STRIP_WG, 1 };
+  gsize g_scan[2] = { 32, GPU_SCAN_BANDS }, l_scan[2] = { 32, GPU_SCAN_BANDS };
+  gsize g_box[2] = { 16, 16 }, l_box[2] = { 16, 16 };
+  gsize g_tile[2] = { BOX_TILE_WG, 1 }, l_tile[2] = { BOX_TILE_WG, 1 };
+  gpointer zeros = g_malloc0 (65536);
+  cl_mem frame, scratch, ii;
+  guint i, j;
+
+  /* (zeroed: the kernels read every byte they are given) */
+  frame = clCreateBuffer (ctx->context, CL_MEM_READ_WRITE |
+      CL_MEM_COPY_HOST_PTR, 4096, zeros, &err);
+  scratch = err == CL_SUCCESS ? clCreateBuffer (ctx->context,
+      CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 65536, zeros, &err) : NULL;
+  ii = err == CL_SUCCESS ? clCreateBuffer (ctx->context, CL_MEM_READ_WRITE |
+      CL_MEM_COPY_HOST_PTR, 4096, zeros, &err) : NULL;
+  g_free (zeros);
+#define WARM_ARG(v) (err == CL_SUCCESS ? \
+    (err = clSetKernelArg (kernel, j++, sizeof (v), &(v))) : err)
+  for (i = 0; i < G_N_ELEMENTS (names) && err == CL_SUCCESS; i++) {
+    cl_kernel kernel;
+
+    if (i == 4 && !self->box_tile)
+      break;
+    kernel = clCreateKernel (p->program, names[i], &err);
+    j = 0;
+    if (i != 1) {
+      WARM_ARG (frame);
+      WARM_ARG (zero);
+      WARM_ARG (stride);
+    }
+    if (i == 0 || i == 2) {
+      WARM_ARG (w);
+      WARM_ARG (h);
+      WARM_ARG (scratch);
+      if (i == 2) {
+        WARM_ARG (ii);
+        WARM_ARG (off);
+      }
+    } else if (i == 1) {
+      WARM_ARG (m);
+      WARM_ARG (strips);
+      WARM_ARG (scratch);
+    } else {
+      /* box means into the frame's second kilobyte */
+      cl_uint dst_off = 1024;
+
+      WARM_ARG (frame);
+      WARM_ARG (dst_off);
+      WARM_ARG (stride);
+      if (i == 3)
+        WARM_ARG (ii);
+      WARM_ARG (w);
+      WARM_ARG (h);
+      WARM_ARG (r);
+      if (i == 4)
+        WARM_ARG (inv);
+    }
+    if (err == CL_SUCCESS)
+      err = gst_cl_warmup_launch (queue, kernel, 2, i == 1 ? g_scan :
+          i == 3 ? g_box : i == 4 ? g_tile : g_strip, i == 1 ? l_scan :
+          i == 3 ? l_box : i == 4 ? l_tile : l_strip);
+    if (kernel)
+      clReleaseKernel (kernel);
+  }
+#undef WARM_ARG
+  if (ii)
+    clReleaseMemObject (ii);
+  if (scratch)
+    clReleaseMemObject (scratch);
+  if (frame)
+    clReleaseMemObject (frame);
+  if (err == CL_SUCCESS)
+    /* (tests take this line as the job done) */
+    GST_INFO_OBJECT (self, "box-mean kernels launched once");
+  else
+    GST_WARNING_OBJECT (self, "background launch of the box-mean kernels "
+        "failed (%s): a radius change may wait for a first launch",
+        gst_cl_error_name (err));
 }
 
 /* GPU box mean: box_mean_tile where the device takes its work-group and
@@ -1352,7 +1450,8 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
         self->plane[0].program, "box_mean");
     self->box_ii = create_scratch (self, size);
     return self->box_kernel && self->box_ii &&
-        setup_box_tile (self, &d, self->plane[0].program);
+        setup_box_tile (self, &d, self->plane[0].program) &&
+        (self->one_pass || start_warm_up (self, warm_box_job_run));
   }
 
   {
@@ -1407,7 +1506,7 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   }
   self->n_planes = n;
   if (!self->gpu)
-    start_warm_up (self);
+    start_warm_up (self, warm_job_run);
   GST_INFO_OBJECT (self, "%dx%d x%d -> %s %s, %" G_GSIZE_FORMAT " bytes, %s "
       "variant", self->width, self->height, d.channels, format_names[format],
       planes_names[planes], self->out_size, self->gpu ? "GPU" : "CPU");
