@@ -1083,6 +1083,11 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
   return TRUE;
 }
 
+/* the warm-up jobs' argument setter: sets argument j++ of `kernel` to @v
+ * while `err` is CL_SUCCESS */
+#define WARM_ARG(v) (err == CL_SUCCESS ? \
+    (err = clSetKernelArg (kernel, j++, sizeof (v), &(v))) : err)
+
 /* On the warm-up worker: PoCL compiles a kernel at its first launch (about
  * 0.4-0.5 s for cpu_integral or cpu_box_mean on 2 cores, against about a
  * third of that for their pixel-by-pixel _first variants, which the frames
@@ -1114,8 +1119,6 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
       CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 16 * 4096, zeros, &err) :
       NULL;
   g_free (zeros);
-#define WARM_ARG(v) (err == CL_SUCCESS ? \
-    (err = clSetKernelArg (kernel, j++, sizeof (v), &(v))) : err)
   for (i = 0; i < self->n_planes && err == CL_SUCCESS; i++) {
     cl_kernel kernel = self->plane[i].fast;
 
@@ -1144,7 +1147,6 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
     if (err == CL_SUCCESS)
       err = gst_cl_warmup_launch (queue, kernel, 1, &nb, &one);
   }
-#undef WARM_ARG
   if (scratch)
     clReleaseMemObject (scratch);
   if (mem)
@@ -1235,6 +1237,9 @@ warm_box_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   gsize g_scan[2] = { 32, GPU_SCAN_BANDS }, l_scan[2] = { 32, GPU_SCAN_BANDS };
   gsize g_box[2] = { 16, 16 }, l_box[2] = { 16, 16 };
   gsize g_tile[2] = { BOX_TILE_WG, 1 }, l_tile[2] = { BOX_TILE_WG, 1 };
+  /* (in the order of names) */
+  const gsize *global[] = { g_strip, g_scan, g_strip, g_box, g_tile };
+  const gsize *local[] = { l_strip, l_scan, l_strip, l_box, l_tile };
   gpointer zeros = g_malloc0 (65536);
   cl_mem frame, scratch, ii;
   guint i, j;
@@ -1247,8 +1252,6 @@ warm_box_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   ii = err == CL_SUCCESS ? clCreateBuffer (ctx->context, CL_MEM_READ_WRITE |
       CL_MEM_COPY_HOST_PTR, 4096, zeros, &err) : NULL;
   g_free (zeros);
-#define WARM_ARG(v) (err == CL_SUCCESS ? \
-    (err = clSetKernelArg (kernel, j++, sizeof (v), &(v))) : err)
   for (i = 0; i < G_N_ELEMENTS (names) && err == CL_SUCCESS; i++) {
     cl_kernel kernel;
 
@@ -1289,13 +1292,10 @@ warm_box_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
         WARM_ARG (inv);
     }
     if (err == CL_SUCCESS)
-      err = gst_cl_warmup_launch (queue, kernel, 2, i == 1 ? g_scan :
-          i == 3 ? g_box : i == 4 ? g_tile : g_strip, i == 1 ? l_scan :
-          i == 3 ? l_box : i == 4 ? l_tile : l_strip);
+      err = gst_cl_warmup_launch (queue, kernel, 2, global[i], local[i]);
     if (kernel)
       clReleaseKernel (kernel);
   }
-#undef WARM_ARG
   if (ii)
     clReleaseMemObject (ii);
   if (scratch)

@@ -398,3 +398,39 @@ test_pop_histogram (GstBus * bus)
   }
   return s;
 }
+
+/* ---- watching the debug log ---- */
+
+static GMutex log_watch_lock;
+static const gchar *log_watch_category, *log_watch_text;
+static gint *log_watch_seen;
+
+static void
+watch_log (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  g_mutex_lock (&log_watch_lock);
+  if (log_watch_seen && g_str_equal (gst_debug_category_get_name (category),
+          log_watch_category) &&
+      strstr (gst_debug_message_get (message), log_watch_text))
+    g_atomic_int_set (log_watch_seen, 1);
+  g_mutex_unlock (&log_watch_lock);
+}
+
+void
+test_log_watch (const gchar * category, const gchar * text, gint * seen)
+{
+  static gboolean added = FALSE;
+
+  gst_debug_set_active (TRUE);
+  gst_debug_set_threshold_for_name (category, GST_LEVEL_INFO);
+  g_mutex_lock (&log_watch_lock);
+  log_watch_category = category;
+  log_watch_text = text;
+  log_watch_seen = seen;
+  g_mutex_unlock (&log_watch_lock);
+  if (!added)
+    gst_debug_add_log_function (watch_log, NULL, NULL);
+  added = TRUE;
+}

@@ -91,4 +91,12 @@ void test_free_harness (GstHarness * h, GstBus * bus);
  * queued); an ERROR message on the way fails the test */
 GstStructure *test_pop_histogram (GstBus * bus);
 
+/* Sets *@seen (atomically, from any thread) to 1 whenever a debug line of
+ * @category containing @text (both static strings) is logged, until the
+ * next call replaces the watch; turns the debug log on and @category up to
+ * INFO. The caller resets *@seen. (One log function for the whole
+ * process, never removed: GStreamer leaks a removed entry.) */
+void test_log_watch (const gchar * category, const gchar * text,
+    gint * seen);
+
 G_END_DECLS

@@ -1045,16 +1045,6 @@ GST_END_TEST;
 #define SWITCH_LINE "fast CPU kernels compiled"
 static gint switch_seen;        /* atomic */
 
-static void
-collect_switch (GstDebugCategory * category, GstDebugLevel level,
-    const gchar * file, const gchar * function, gint line, GObject * object,
-    GstDebugMessage * message, gpointer user_data)
-{
-  if (g_str_equal (gst_debug_category_get_name (category), "clintegral") &&
-      strstr (gst_debug_message_get (message), SWITCH_LINE))
-    g_atomic_int_set (&switch_seen, 1);
-}
-
 /* A non-live stream on the CPU device: the first frames through the
  * first-frame kernels (their own program), then, once the warm-up worker
  * has built and compiled them, the fast ones; every frame bit-exact against
@@ -1121,7 +1111,6 @@ check_first_switch (GstVideoFormat vf, gint radius, guint planes,
 
 GST_START_TEST (test_first_frame_switch)
 {
-  static gboolean added = FALSE;
   gchar *variant = g_strdup (g_getenv ("GST_CL_INTEGRAL_VARIANT"));
 
   if (!test_have_cl_cpu_device ()) {
@@ -1130,12 +1119,7 @@ GST_START_TEST (test_first_frame_switch)
     return;
   }
   g_unsetenv ("GST_CL_INTEGRAL_VARIANT");
-  gst_debug_set_active (TRUE);
-  gst_debug_set_threshold_for_name ("clintegral", GST_LEVEL_INFO);
-  /* added once and never removed: GStreamer leaks a removed entry */
-  if (!added)
-    gst_debug_add_log_function (collect_switch, NULL, NULL);
-  added = TRUE;
+  test_log_watch ("clintegral", SWITCH_LINE, &switch_seen);
   check_first_switch (GST_VIDEO_FORMAT_GRAY8, -1, 7, 1);
   if (!g_getenv ("GST_CL_TEST_QUICK")) {
     check_first_switch (GST_VIDEO_FORMAT_RGBA, -1, 3, 2);

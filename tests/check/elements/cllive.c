@@ -10,7 +10,6 @@
 #include <gst/check/gstharness.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "testframes.h"
 #include "convolve.h"
@@ -468,16 +467,6 @@ static const Step integral_steps[] = {
 #define BOX_WARM_LINE "box-mean kernels launched once"
 static gint box_warm_seen;      /* atomic */
 
-static void
-collect_box_warm (GstDebugCategory * category, GstDebugLevel level,
-    const gchar * file, const gchar * function, gint line, GObject * object,
-    GstDebugMessage * message, gpointer user_data)
-{
-  if (g_str_equal (gst_debug_category_get_name (category), "clintegral") &&
-      strstr (gst_debug_message_get (message), BOX_WARM_LINE))
-    g_atomic_int_set (&box_warm_seen, 1);
-}
-
 /* @gpu: the GPU variant forced onto the device (PoCL in CI), where radius
  * 40 moves the frames from box_mean_tile to the integral path and back:
  * the stream being live, every one of those kernels has been launched
@@ -546,11 +535,9 @@ run_integral_live_changes (gboolean gpu)
 
 GST_START_TEST (test_integral_live_changes)
 {
-  gst_debug_set_threshold_for_name ("clintegral", GST_LEVEL_INFO);
-  gst_debug_add_log_function (collect_box_warm, NULL, NULL);
+  test_log_watch ("clintegral", BOX_WARM_LINE, &box_warm_seen);
   run_integral_live_changes (FALSE);
   run_integral_live_changes (TRUE);
-  gst_debug_remove_log_function (collect_box_warm);
 }
 
 GST_END_TEST;
