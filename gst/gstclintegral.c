@@ -77,11 +77,13 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define SKIP_ENV "GST_CL_INTEGRAL_SKIP"
 /* benchmarks and tests: the cost of a row added up above a CPU band, as a
  * share of a scanned row, that the bands are planned with (below 1;
- * ADD_ROW_COST): skews the split where cpu_integral's groups start */
+ * ADD_ROW_COST; 0 for the box mean): skews the split where the groups of
+ * cpu_integral and cpu_box_mean start */
 #define ROW_COST_ENV "GST_CL_INTEGRAL_ROW_COST"
-/* tests: "reverse" gives cpu_integral's bands (8-bit gray) to its
- * work-groups bottom-up, so that a group that runs alone (PoCL's threads
- * often run them one after the other) scans most of the frame upwards */
+/* tests: "reverse" gives the bands of cpu_integral (8-bit gray) and
+ * cpu_box_mean to their work-groups bottom-up, so that a group that runs
+ * alone (PoCL's threads often run them one after the other) scans most of
+ * the frame upwards */
 #define CPU_ORDER_ENV "GST_CL_INTEGRAL_CPU_ORDER"
 /* "0": the GPU kernels' local partial sums as 16-byte V (ACC) values, as
  * before they were packed (for comparisons) */
@@ -133,7 +135,7 @@ typedef struct
   gboolean pair;                /* GPU strips: also the squares plane */
   guint64 offset2;              /* bytes, the squares plane's with pair */
   guint epoch;                  /* the last frame's: GPU one-pass 1..2^30-1,
-                                 * CPU 1..255 (cpu_integral's claims) */
+                                 * CPU 1..255 (the CPU kernels' claims) */
   guint64 offset;               /* bytes, in the output */
 } IntegralPlane;
 
@@ -997,17 +999,14 @@ create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size,
 }
 
 /* The CPU kernels' scratch: the region words, zeroed here once (the
- * kernel tells frames apart by an epoch in each), then 3 rows of
- * @acc_size-byte sums per band; no overflow: n_bands <= max (height / 4,
- * 1), so the rows are at most 3 times the plane's size, which check_size()
- * bounded */
+ * kernel tells frames apart by an epoch in each), then @band_bytes per
+ * band */
 static cl_mem
-create_cpu_scratch (GstClIntegral * self, gsize acc_size)
+create_cpu_scratch (GstClIntegral * self, gsize band_bytes)
 {
   GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
       (self));
-  gsize n = CPU_HEAD + (gsize) self->n_bands * 3 * self->width *
-      self->channels * acc_size;
+  gsize n = CPU_HEAD + (gsize) self->n_bands * band_bytes;
   const cl_uint zero = 0;
   cl_mem mem = create_scratch (self, n);
   cl_int err;
@@ -1076,7 +1075,11 @@ setup_plane (GstClIntegral * self, guint i, const SourceDesc * d,
     if (!p->accrow)
       return FALSE;
   } else {
-    p->accrow = create_cpu_scratch (self, acc_size);
+    /* 3 rows of sums per band; no overflow: n_bands <= max (height / 4,
+     * 1), so the rows are at most 3 times the plane's size, which
+     * check_size() bounded */
+    p->accrow = create_cpu_scratch (self, 3 * (gsize) self->width *
+        self->channels * acc_size);
     if (!p->accrow)
       return FALSE;
   }
@@ -1135,6 +1138,7 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
       WARM_ARG (r);
       WARM_ARG (bands);
       WARM_ARG (scratch);
+      WARM_ARG (epoch);
     } else {
       WARM_ARG (w);
       WARM_ARG (h);
@@ -1209,9 +1213,9 @@ setup_cpu_box_mean (GstClIntegral * self, const SourceDesc * d,
   /* per band: column sums (W) and their prefix (W + 1) of the kernel's
    * lanes per pixel (4-byte RGB pixels: 4); no overflow: at most the
    * integral image check_size() bounded (bands <= height / 4) */
-  n = (gsize) self->n_bands * (2 * (gsize) self->width + 1) *
-      (d->channels == 3 && d->pstride == 4 ? 4 : self->channels) * acc_size;
-  p->accrow = create_scratch (self, n);
+  n = (2 * (gsize) self->width + 1) * (d->channels == 3 && d->pstride == 4 ?
+      4 : self->channels) * acc_size;
+  p->accrow = create_cpu_scratch (self, n);
   return p->k1 && p->fast && p->accrow && start_warm_up (self, warm_job_run);
 }
 
@@ -1415,9 +1419,9 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     GST_WARNING_OBJECT (self, SKIP_ENV "=%u: GPU launches left out, the "
         "output is wrong (for timing launches alone only)", self->skip);
   self->box_mean = out_info != NULL;
-  plan_cpu_bands (self, ctx->compute_units, self->box_mean ? 0 :
-      g_getenv (ROW_COST_ENV) ? MIN (g_ascii_strtod (g_getenv (ROW_COST_ENV),
-              NULL), 0.99) : ADD_ROW_COST);
+  plan_cpu_bands (self, ctx->compute_units, g_getenv (ROW_COST_ENV) ?
+      MIN (g_ascii_strtod (g_getenv (ROW_COST_ENV), NULL), 0.99) :
+      self->box_mean ? 0 : ADD_ROW_COST);
   if (self->gpu && ctx->max_work_group_size < 32 * GPU_SCAN_BANDS) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, (NULL),
         ("device work-group size %" G_GSIZE_FORMAT " < %d",
@@ -1554,6 +1558,16 @@ gst_cl_integral_reset (GstClBaseFilter * base)
 
 #define INTEGRAL_WHAT "Could not compute the integral image"
 
+/* the CPU kernels' epoch argument for this frame: a new epoch for their
+ * claims (1..255, never the last frame's), bit 8 the tests' reversed order
+ * of the groups */
+static cl_uint
+next_cpu_epoch (GstClIntegral * self, IntegralPlane * p)
+{
+  p->epoch = p->epoch % 255 + 1;
+  return p->epoch | (self->reverse ? 0x100 : 0);
+}
+
 /* Enqueues the kernels of plane @p: @in's plane 0 -> @out at p->offset */
 static gboolean
 enqueue_plane (GstClIntegral * self, IntegralPlane * p, GstClFrame * in,
@@ -1615,14 +1629,12 @@ enqueue_plane (GstClIntegral * self, IntegralPlane * p, GstClFrame * in,
      * a new epoch for cpu_integral's claims every frame (bit 8: the
      * groups' order) */
     gsize one = 1, nb = self->n_bands;
-    cl_uint epoch = p->epoch % 255 + 1;
-    cl_uint arg = epoch | (self->reverse ? 0x100 : 0);
+    cl_uint arg = next_cpu_epoch (self, p);
 
     GST_CL_LAUNCH (self, k1, 1, &nb, &one, INTEGRAL_WHAT,
         GST_CL_ARG_PLANE (in, 0), GST_CL_ARG (w), GST_CL_ARG (h),
         GST_CL_ARG (self->band_start), GST_CL_ARG (p->accrow),
         GST_CL_ARG (out), GST_CL_ARG (off), GST_CL_ARG (arg));
-    p->epoch = epoch;
   }
   return TRUE;
 fail:
@@ -1642,15 +1654,16 @@ enqueue_box_mean (GstClIntegral * self, GstClFrame * in, GstClFrame * out)
   GST_OBJECT_UNLOCK (self);
 
   if (!self->gpu) {
-    /* one pass, one work-item per band */
+    /* one pass, one work-item per band; rows claimed while running */
     gsize one = 1, nb = self->n_bands;
     cl_kernel k = g_atomic_int_get (&self->fast_ready) ?
         self->plane[0].fast : self->plane[0].k1;
+    cl_uint arg = next_cpu_epoch (self, &self->plane[0]);
 
     GST_CL_LAUNCH (self, k, 1, &nb, &one, INTEGRAL_WHAT,
         GST_CL_ARG_PLANE (in, 0), GST_CL_ARG_PLANE (out, 0), GST_CL_ARG (w),
         GST_CL_ARG (h), GST_CL_ARG (r), GST_CL_ARG (self->band_start),
-        GST_CL_ARG (self->plane[0].accrow));
+        GST_CL_ARG (self->plane[0].accrow), GST_CL_ARG (arg));
   } else if (self->box_tile && r <= BOX_TILE_MAX_RADIUS &&
       (self->box_pstride != 4 || (in->offset[0] % 4 == 0 &&
               in->stride[0] % 4 == 0 && out->offset[0] % 4 == 0 &&

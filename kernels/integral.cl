@@ -193,6 +193,73 @@ load_px (__global const uchar * row, int x)
 #define SCALAR_LOOP \
   _Pragma ("clang loop vectorize(disable) interleave(disable)")
 
+/* ---- CPU work claimed while running (cpu_integral for 8-bit gray,
+ * cpu_box_mean): regions of rows cut into blocks, each claimed once, from
+ * the region's top or bottom; see dynamic_bands and box_dynamic ----
+ *
+ * A region's claims are one word: epoch (8 bits) | blocks from the top
+ * (12) | from the bottom (12). Each launch passes a new epoch (1..255, never
+ * the last one's); a word of another epoch counts as none claimed, so the
+ * words are zeroed once, not per frame. Every block of every region with
+ * rows is claimed in every launch, so its word is never older than the
+ * last launch. */
+
+/* CPU scratch (accrow): CPU_HEAD bytes of region words (the split decided
+ * while running), then each work-group's rows of sums */
+#ifndef CPU_HEAD
+#define CPU_HEAD 1024
+#endif
+#define SCRATCH_ROWS(accrow) ((__global ACC *) ((__global uchar *) (accrow) \
+    + CPU_HEAD))
+
+#define BLOCK_ROWS 16
+#define MAX_BLOCKS 4095
+/* rows added up (add_rows, add_sub_row) for the time of one row scanned,
+ * about (ADD_ROW_COST in the host) */
+#define ADD_PER_ROW 4
+
+/* region r's rows [ys, ye) and blocks (nb): from the bands' starts (bs)
+ * and the block's rows (br) */
+#define REGION(r, ys, ye, nb) do { \
+    ys = min (bs[r], height); \
+    ye = max (min (bs[(r) + 1], height), ys); \
+    nb = (ye - ys + br - 1) / br; } while (0)
+
+/* the next block of a region of @nb from its top (@up FALSE) or bottom:
+ * its index from that end, or -1; @first: only while that end has none */
+static int claim (volatile __global uint * word, uint epoch, int nb, bool up,
+    bool first);
+
+static int
+claim (volatile __global uint * word, uint epoch, int nb, bool up,
+    bool first)
+{
+  uint old = *word;
+
+  for (;;) {
+    uint cur = old >> 24 == epoch ? old & 0xffffffu : 0, prev;
+    int top = cur & 0xfff, bottom = cur >> 12, mine = up ? bottom : top;
+
+    if (top + bottom >= nb || (first && mine > 0))
+      return -1;
+    prev = atomic_cmpxchg (word, old, epoch << 24 | (cur + (up ? 0x1000 : 1)));
+    if (prev == old)
+      return mine;
+    old = prev;
+  }
+}
+
+/* blocks of a region of @nb not claimed yet */
+static int unclaimed (volatile __global uint * word, uint epoch, int nb);
+
+static int
+unclaimed (volatile __global uint * word, uint epoch, int nb)
+{
+  uint w = *word, cur = w >> 24 == epoch ? w & 0xffffffu : 0;
+
+  return max (nb - (int) (cur & 0xfff) - (int) (cur >> 12), 0);
+}
+
 #if !BOX
 
 /* (CPU instruction sets only: this block is written for PoCL's CPU code;
@@ -519,14 +586,6 @@ add_rows (__global const uchar * src, uint src_off, int src_stride,
   }
 }
 
-/* CPU scratch (accrow): CPU_HEAD bytes of region words (the split decided
- * while running, below), then per work-group 3 rows of W * CH ACC */
-#ifndef CPU_HEAD
-#define CPU_HEAD 1024
-#endif
-#define SCRATCH_ROWS(accrow) ((__global ACC *) ((__global uchar *) (accrow) \
-    + CPU_HEAD))
-
 /* Source rows [y0, y1) top-down: @acc the integral of row y0 in (columns
  * 1..W, so float outputs never feed back into the sums), of row y1 out;
  * writes output rows y0 + 1 .. y1 of the plane at @o. @stream: streaming
@@ -736,54 +795,7 @@ integral_band (__global const uchar * src, uint src_off, int src_stride,
  * no forward progress across groups; PoCL may run them one after the
  * other): the owner of a region claims until its blocks are out, so every
  * block is scanned once whoever comes.
- *
- * A region's claims are one word: epoch (8 bits) | blocks from the top
- * (12) | from the bottom (12). Each launch passes a new epoch (1..255, never
- * the last one's); a word of another epoch counts as none claimed, so the
- * words are zeroed once, not per frame. Every region with rows is claimed
- * from the top in every launch, so its word is never older than the last
- * launch. */
-#define BLOCK_ROWS 16
-#define MAX_BLOCKS 4095
-/* rows added up (add_rows) for the time of one row scanned, about
- * (ADD_ROW_COST in the host) */
-#define ADD_PER_ROW 4
-
-/* the next block of a region of @nb from its top (@up FALSE) or bottom:
- * its index from that end, or -1; @first: only while that end has none */
-static int claim (volatile __global uint * word, uint epoch, int nb, bool up,
-    bool first);
-
-static int
-claim (volatile __global uint * word, uint epoch, int nb, bool up,
-    bool first)
-{
-  uint old = *word;
-
-  for (;;) {
-    uint cur = old >> 24 == epoch ? old & 0xffffffu : 0, prev;
-    int top = cur & 0xfff, bottom = cur >> 12, mine = up ? bottom : top;
-
-    if (top + bottom >= nb || (first && mine > 0))
-      return -1;
-    prev = atomic_cmpxchg (word, old, epoch << 24 | (cur + (up ? 0x1000 : 1)));
-    if (prev == old)
-      return mine;
-    old = prev;
-  }
-}
-
-/* blocks of a region of @nb not claimed yet */
-static int unclaimed (volatile __global uint * word, uint epoch, int nb);
-
-static int
-unclaimed (volatile __global uint * word, uint epoch, int nb)
-{
-  uint w = *word, cur = w >> 24 == epoch ? w & 0xffffffu : 0;
-
-  return max (nb - (int) (cur & 0xfff) - (int) (cur >> 12), 0);
-}
-
+ */
 /* @a from the integral of row @ya to that of row @yb: the column totals of
  * rows [ya, yb) in @t, prefixed over x, added */
 static void extend (__global const uchar * src, uint src_off,
@@ -886,12 +898,6 @@ scan_up (__global const uchar * src, uint src_off, int src_stride,
     }
   }
 }
-
-/* region r's rows [ys, ye) and blocks (nb) */
-#define REGION(r, ys, ye, nb) do { \
-    ys = min (bs[r], height); \
-    ye = max (min (bs[(r) + 1], height), ys); \
-    nb = (ye - ys + br - 1) / br; } while (0)
 
 /* claims blocks of region @r from the bottom and scans them up from @a,
  * the integral of the region's last row */
@@ -1030,10 +1036,11 @@ cpu_integral_first (__global const uchar * src, uint src_off,
 
 /* ---- CPU box mean (VALUE 0): one pass, running sums, no integral image ----
  *
- * Band b (rows [bands[b], bands[b + 1])) keeps, for its current row y, the
- * column sums of source rows y - r .. y + r (clipped) in cs, updated by one
- * row in and one out per row; their prefix over x (pre, W + 1 entries) gives
- * every window sum with one subtraction. Mean as box_mean below:
+ * A work-group keeps, for its current row y, the column sums of source
+ * rows y - r .. y + r (clipped) in cs, updated by one row in and one out per
+ * row, down or up the frame; their prefix over x (pre, W + 1 entries) gives
+ * every window sum with one subtraction. Which rows each group scans is
+ * decided while running (box_dynamic). Mean as box_mean below:
  * (sum + area / 2) / area, computed as num * (1 / area) in double plus
  * 2^-32: exact while num < 2^53 and area < 2^31 (the product is within
  * 2^-36 of num / area <= 65535, an integer quotient is not lowered, and a
@@ -1168,140 +1175,249 @@ add_sub_row (__global const uchar * src, uint src_off, int src_stride,
   }
 }
 
-/* @fast FALSE (cpu_box_mean_first): pixel by pixel, less to compile */
-void box_mean_band (__global const uchar * src, uint src_off,
-    int src_stride, __global uchar * dst, uint dst_off, int dst_stride,
-    int width, int height, int radius, int16 bands, __global ACC * scratch,
-    bool fast);
+/* the box mean's arguments, passed on to its helpers */
+#define BOX_ARGS src, src_off, src_stride, dst, dst_off, dst_stride, width, \
+    height, rx, ry
+#define BOX_PARAMS __global const uchar * src, uint src_off, \
+    int src_stride, __global uchar * dst, uint dst_off, int dst_stride, \
+    int width, int height, int rx, int ry
 
-void
-box_mean_band (__global const uchar * src, uint src_off, int src_stride,
-    __global uchar * dst, uint dst_off, int dst_stride, int width,
-    int height, int radius, int16 bands, __global ACC * scratch, bool fast)
+/* row @y's means from @cs, the column sums of its window (source rows
+ * y - ry .. y + ry, clipped); @pre: scratch for their prefix over x.
+ * @fast FALSE (cpu_box_mean_first): pixel by pixel, less to compile */
+static void box_row (BOX_PARAMS, int y, __global ACC * cs,
+    __global ACC * pre, bool fast);
+
+static inline __attribute__ ((always_inline)) void
+box_row (BOX_PARAMS, int y, __global ACC * cs, __global ACC * pre,
+    bool fast)
 {
-  int b = get_global_id (0);
-  int bs[16];
-  size_t n = (size_t) width * BL;
-  __global ACC *cs = scratch + b * (2 * n + BL);
-  __global ACC *pre = cs + n;
-  int rx = min (radius, width), ry = min (radius, height);
-  int y0, y1, x, y;
+  __global const uchar *srow = SRC_ROW (y);
+  __global uchar *drow = dst + dst_off + (size_t) y * dst_stride;
+  ACC ny = (ACC) (min (y + ry, height - 1) + 1 - max (y - ry, 0));
+  BV (ACC) s = 0;
+  int xa = min (rx, width), xb = max (width - rx, xa), x;
+
+  BSTORE (s, 0, pre);
+  x = 0;
+#if BL != 3
+  {
+    BVN c = 0;
+
+    for (; fast && x + BPX <= width; x += BPX) {
+      BVN v = BLOADN (cs + x * BL), t;
+
+      BPREFIX (v);
+      /* the chunk's total broadcast before the carry goes in: the
+       * loop-carried chain is one add */
+      t = BCARRY (v);
+      v += c;
+      c += t;
+      BSTOREN (v, pre + (x + 1) * BL);
+    }
+    s = BLAST (c);
+  }
+#endif
+  SCALAR_LOOP
+  for (; x < width; x++) {
+    s += BLOAD (x, cs);
+    BSTORE (s, x + 1, pre);
+  }
+  /* left and right borders (x < xa, x >= xb): clipped windows */
+  SCALAR_LOOP
+  for (x = xa > 0 ? 0 : xb; x < width; x = x + 1 == xa ? xb : x + 1) {
+    int x0 = max (x - rx, 0), x1 = min (x + rx, width - 1) + 1;
+    ACC area = (ACC) (x1 - x0) * ny;
+    BV (uint) m = MEAN (BLOAD (x1, pre) - BLOAD (x0, pre), area,
+        1.0 / (double) area);
+
+    STORE_MEAN (m, x);
+  }
+  /* interior: whole windows, one area */
+  {
+    ACC area = (ACC) (2 * rx + 1) * ny;
+    double inv = 1.0 / (double) area;
+
+    x = xa;
+#if BL != 3
+#ifdef FLOAT_MEAN_AREA
+    if (area <= FLOAT_MEAN_AREA) {
+      float invf = (float) inv;
+
+      for (; fast && x + BPX <= xb; x += BPX) {
+        BVN sum = BLOADN (pre + (x + rx + 1) * BL) -
+            BLOADN (pre + (x - rx) * BL);
+        CAT (uint, BN) m = CONVERT (CAT (uint, BN),
+            CONVERT (CAT (float, BN), sum + area / 2) * invf + 0x1p-14f);
+
+        STORE_MEANN (m, x);
+      }
+    }
+#endif
+    for (; fast && x + BPX <= xb; x += BPX) {
+      BVN sum = BLOADN (pre + (x + rx + 1) * BL) -
+          BLOADN (pre + (x - rx) * BL);
+      CAT (uint, BN) m = CONVERT (CAT (uint, BN),
+          CONVERT (CAT (double, BN), sum + area / 2) * inv + 0x1p-32);
+
+      STORE_MEANN (m, x);
+    }
+#endif
+    SCALAR_LOOP
+    for (; x < xb; x++) {
+      BV (uint) m = MEAN (BLOAD (x + rx + 1, pre) - BLOAD (x - rx, pre),
+          area, inv);
+
+      STORE_MEAN (m, x);
+    }
+  }
+}
+
+/* @cs = the column sums of row @y's window */
+static void box_window (BOX_PARAMS, int y, __global ACC * cs, bool fast);
+
+static void
+box_window (BOX_PARAMS, int y, __global ACC * cs, bool fast)
+{
+  int x, k;
+
+  SCALAR_LOOP
+  for (x = 0; x < width * BL; x++)
+    cs[x] = 0;
+  SCALAR_LOOP
+  for (k = max (y - ry, 0); k < min (y + ry + 1, height); k++)
+    add_sub_row (src, src_off, src_stride, width, k, -1, cs, fast);
+}
+
+/* rows [y0, y1): top-down (@cs the window of row y0 in, of row y1 out) or
+ * @up, bottom-up (the window of row y1 - 1 in, of row y0 - 1 out) */
+static void box_rows (BOX_PARAMS, int y0, int y1, bool up,
+    __global ACC * cs, __global ACC * pre, bool fast);
+
+static void
+box_rows (BOX_PARAMS, int y0, int y1, bool up, __global ACC * cs,
+    __global ACC * pre, bool fast)
+{
+  int i, y, in, out;
+
+  SCALAR_LOOP
+  for (i = 0; i < y1 - y0; i++) {
+    y = up ? y1 - 1 - i : y0 + i;
+    box_row (BOX_ARGS, y, cs, pre, fast);
+    /* the next row's window: one row in, one out (-1: none) */
+    in = up ? y - ry - 1 : y + ry + 1;
+    out = up ? y + ry : y - ry;
+    add_sub_row (src, src_off, src_stride, width,
+        in >= 0 && in < height ? in : -1, out >= 0 && out < height ? out : -1,
+        cs, fast);
+  }
+}
+
+/* one band per work-group, split at launch (cpu_box_mean_first) */
+static void box_mean_band (BOX_PARAMS, int16 bands,
+    __global ACC * scratch);
+
+static void
+box_mean_band (BOX_PARAMS, int16 bands, __global ACC * scratch)
+{
+  int b = get_global_id (0), bs[16], y0, y1;
+  __global ACC *cs = SCRATCH_ROWS (scratch) + b * (2 * width + 1) * BL;
 
   vstore16 (bands, 0, bs);
   y0 = bs[b];
   y1 = min (bs[b + 1], height);
   if (y0 >= y1)
     return;
-  SCALAR_LOOP
-  for (x = 0; x < (int) n; x++)
-    cs[x] = 0;
-  SCALAR_LOOP
-  for (y = max (y0 - ry, 0); y < min (y0 + ry + 1, height); y++)
-    add_sub_row (src, src_off, src_stride, width, y, -1, cs, fast);
+  box_window (BOX_ARGS, y0, cs, false);
+  box_rows (BOX_ARGS, y0, y1, false, cs, cs + width * BL, false);
+}
 
-  SCALAR_LOOP
-  for (y = y0; y < y1; y++) {
-    __global const uchar *srow = SRC_ROW (y);
-    __global uchar *drow = dst + dst_off + (size_t) y * dst_stride;
-    ACC ny = (ACC) (min (y + ry, height - 1) + 1 - max (y - ry, 0));
-    BV (ACC) s = 0;
-    int xa = min (rx, width), xb = max (width - rx, xa);
+/* The split decided while running (cpu_box_mean), as dynamic_bands does
+ * for the integral, with less to it: any row's means need only its window,
+ * whose column sums take 2r + 1 rows added up from anywhere. Group g
+ * claims region g from the top and scans down, on into the next regions
+ * while their tops are free (whichever group runs alone does the whole
+ * frame, its window sliding across); then it helps every region from the
+ * bottom, scanning up from a window of its own, where more is left than
+ * that window costs. No group waits for another. */
+static void box_dynamic (BOX_PARAMS, int16 bands, __global ACC * scratch,
+    uint epoch);
 
-    BSTORE (s, 0, pre);
-    x = 0;
-#if BL != 3
-    {
-      BVN c = 0;
+static void
+box_dynamic (BOX_PARAMS, int16 bands, __global ACC * scratch, uint epoch)
+{
+  /* (tests: bit 8 of @epoch gives the regions to the groups bottom-up, so
+   * that a group that runs alone scans most rows upwards) */
+  int ng = get_global_size (0), g = epoch & 0x100 ? ng - 1 -
+      (int) get_global_id (0) : (int) get_global_id (0);
+  int bs[16], br = max (BLOCK_ROWS, (height + MAX_BLOCKS - 1) / MAX_BLOCKS);
+  volatile __global uint *words = (volatile __global uint *) scratch;
+  __global ACC *cs = SCRATCH_ROWS (scratch) + g * (2 * width + 1) * BL;
+  __global ACC *pre = cs + width * BL;
+  int r = g, i, k, ys, ye, nb;
 
-      for (; fast && x + BPX <= width; x += BPX) {
-        BVN v = BLOADN (cs + x * BL), t;
-
-        BPREFIX (v);
-        /* the chunk's total broadcast before the carry goes in: the
-         * loop-carried chain is one add */
-        t = BCARRY (v);
-        v += c;
-        c += t;
-        BSTOREN (v, pre + (x + 1) * BL);
-      }
-      s = BLAST (c);
+  epoch &= 0xff;
+  vstore16 (bands, 0, bs);
+  REGION (r, ys, ye, nb);
+  i = claim (words + r * 16, epoch, nb, false, true);
+  if (i >= 0)
+    box_window (BOX_ARGS, ys, cs, true);
+  while (i >= 0) {
+    box_rows (BOX_ARGS, ys + i * br, min (ys + (i + 1) * br, ye), false, cs,
+        pre, true);
+    if (i == nb - 1) {
+      /* the region's last row done, @cs the next row's window: the next
+       * region with rows, from its top if still free */
+      do {
+        if (++r >= ng)
+          break;
+        REGION (r, ys, ye, nb);
+      } while (nb == 0);
+      i = r < ng ? claim (words + r * 16, epoch, nb, false, true) : -1;
+    } else {
+      i = claim (words + r * 16, epoch, nb, false, false);
     }
-#endif
-    SCALAR_LOOP
-    for (; x < width; x++) {
-      s += BLOAD (x, cs);
-      BSTORE (s, x + 1, pre);
+  }
+  for (k = 1; k <= ng; k++) {
+    int j;
+
+    r = (g + k) % ng;
+    REGION (r, ys, ye, nb);
+    if (unclaimed (words + r * 16, epoch, nb) * br * ADD_PER_ROW <=
+        min (2 * ry + 1, height))
+      continue;
+    for (j = claim (words + r * 16, epoch, nb, true, true); j >= 0;
+        j = claim (words + r * 16, epoch, nb, true, false)) {
+      int b = nb - 1 - j, y1 = min (ys + (b + 1) * br, ye);
+
+      /* the first block from the bottom: its last row's window */
+      if (y1 == ye)
+        box_window (BOX_ARGS, ye - 1, cs, true);
+      box_rows (BOX_ARGS, ys + b * br, y1, true, cs, pre, true);
     }
-    /* left and right borders (x < xa, x >= xb): clipped windows */
-    SCALAR_LOOP
-    for (x = xa > 0 ? 0 : xb; x < width; x = x + 1 == xa ? xb : x + 1) {
-      int x0 = max (x - rx, 0), x1 = min (x + rx, width - 1) + 1;
-      ACC area = (ACC) (x1 - x0) * ny;
-      BV (uint) m = MEAN (BLOAD (x1, pre) - BLOAD (x0, pre), area,
-          1.0 / (double) area);
-
-      STORE_MEAN (m, x);
-    }
-    /* interior: whole windows, one area */
-    {
-      ACC area = (ACC) (2 * rx + 1) * ny;
-      double inv = 1.0 / (double) area;
-
-      x = xa;
-#if BL != 3
-#ifdef FLOAT_MEAN_AREA
-      if (area <= FLOAT_MEAN_AREA) {
-        float invf = (float) inv;
-
-        for (; fast && x + BPX <= xb; x += BPX) {
-          BVN sum = BLOADN (pre + (x + rx + 1) * BL) -
-              BLOADN (pre + (x - rx) * BL);
-          CAT (uint, BN) m = CONVERT (CAT (uint, BN),
-              CONVERT (CAT (float, BN), sum + area / 2) * invf + 0x1p-14f);
-
-          STORE_MEANN (m, x);
-        }
-      }
-#endif
-      for (; fast && x + BPX <= xb; x += BPX) {
-        BVN sum = BLOADN (pre + (x + rx + 1) * BL) -
-            BLOADN (pre + (x - rx) * BL);
-        CAT (uint, BN) m = CONVERT (CAT (uint, BN),
-            CONVERT (CAT (double, BN), sum + area / 2) * inv + 0x1p-32);
-
-        STORE_MEANN (m, x);
-      }
-#endif
-      SCALAR_LOOP
-      for (; x < xb; x++) {
-        BV (uint) m = MEAN (BLOAD (x + rx + 1, pre) - BLOAD (x - rx, pre),
-            area, inv);
-
-        STORE_MEAN (m, x);
-      }
-    }
-    add_sub_row (src, src_off, src_stride, width,
-        y + ry + 1 < height ? y + ry + 1 : -1, y - ry >= 0 ? y - ry : -1, cs,
-        fast);
   }
 }
 
 __kernel void
 cpu_box_mean (__global const uchar * src, uint src_off, int src_stride,
     __global uchar * dst, uint dst_off, int dst_stride, int width,
-    int height, int radius, int16 bands, __global ACC * scratch)
+    int height, int radius, int16 bands, __global ACC * scratch, uint epoch)
 {
-  box_mean_band (src, src_off, src_stride, dst, dst_off, dst_stride, width,
-      height, radius, bands, scratch, true);
+  int rx = min (radius, width), ry = min (radius, height);
+
+  box_dynamic (BOX_ARGS, bands, scratch, epoch);
 }
 
+/* (@epoch: cpu_box_mean's arguments, unused) */
 __kernel void
 cpu_box_mean_first (__global const uchar * src, uint src_off,
     int src_stride, __global uchar * dst, uint dst_off, int dst_stride,
-    int width, int height, int radius, int16 bands, __global ACC * scratch)
+    int width, int height, int radius, int16 bands, __global ACC * scratch,
+    uint epoch)
 {
-  box_mean_band (src, src_off, src_stride, dst, dst_off, dst_stride, width,
-      height, radius, bands, scratch, false);
+  int rx = min (radius, width), ry = min (radius, height);
+
+  box_mean_band (BOX_ARGS, bands, scratch);
 }
 
 #endif /* BOX */

@@ -479,6 +479,18 @@ check_box_mean_in (GstHarness * h_, GstBuffer * in, const GstVideoInfo * info,
   }
   gst_buffer_unref (out);
   gst_buffer_unref (ref);
+  n_cases++;
+}
+
+/* a box-mean element of @radius for @vf frames of @w x @h */
+static GstHarness *
+box_mean_harness (GstVideoFormat vf, gint w, gint h, guint radius)
+{
+  GstHarness *h_ = gst_harness_new ("clintegral");
+
+  g_object_set (h_->element, "output", 1, "radius", radius, NULL);
+  gst_harness_set_src_caps (h_, test_caps_new (vf, w, h));
+  return h_;
 }
 
 /* @in (consumed) described by @info, against ref_box_mean; @what: the
@@ -491,14 +503,11 @@ check_box_mean (GstBuffer * in, const GstVideoInfo * info, guint radius,
   gchar *label = g_strdup_printf ("%s %s", what, variant_names[gpu]);
 
   set_variant (gpu);
-  h_ = gst_harness_new ("clintegral");
-  g_object_set (h_->element, "output", 1, "radius", radius, NULL);
-  gst_harness_set_src_caps (h_, test_caps_new (GST_VIDEO_INFO_FORMAT (info),
-          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info)));
+  h_ = box_mean_harness (GST_VIDEO_INFO_FORMAT (info),
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), radius);
   check_box_mean_in (h_, in, info, radius, label);
   g_free (label);
   gst_harness_teardown (h_);
-  n_cases++;
 }
 
 static void
@@ -534,6 +543,63 @@ GST_START_TEST (test_box_mean)
       FALSE, 7);
   run_box_mean (GST_VIDEO_FORMAT_GRAY8, 1921, 1081, TEST_LAYOUT_PACKED, 7,
       CPU_FIRST, 8);
+}
+
+GST_END_TEST;
+
+/* The CPU box mean claims blocks of rows while running (box_dynamic): a
+ * group that finds the next band's top free scans on into it, and every
+ * group then helps the others' bands up from their bottom, from a window of
+ * its own. Splits skewed both ways (GST_CL_INTEGRAL_ROW_COST: a first band
+ * of an eighth of the frame, or of most of it), the bands taken in both
+ * orders (reversed, a group that runs alone scans most rows upwards),
+ * radii below, about and above a block (16 rows) and a band; one, three
+ * and two-plane formats, odd sizes, frames in turn through one element.
+ * Then 300 small frames through one element: the claims' epoch wraps
+ * after 255 launches. */
+GST_START_TEST (test_box_mean_split_while_running)
+{
+  static const gchar *costs[] = { "-6", "0.9", NULL };
+  static const TestSize sizes[] = { {641, 479}, {1921, 1081}, {130, 1031},
+  {37, 64}, {3, 9}, {1, 300}
+  };
+  static const guint radii[] = { 0, 7, 16, 40, 700 };
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_NV12
+  };
+  GstVideoInfo info;
+  GstHarness *h_;
+  guint c, z, k, r;
+
+  set_variant (FALSE);
+  for (r = 0; r < 2; r++) {
+    if (r)
+      g_setenv ("GST_CL_INTEGRAL_CPU_ORDER", "reverse", TRUE);
+    for (c = 0; c < G_N_ELEMENTS (costs); c++)
+      for (z = 0; z < G_N_ELEMENTS (sizes); z++) {
+        GstVideoFormat vf = formats[(c + z + r) % G_N_ELEMENTS (formats)];
+        guint radius = radii[(2 * c + z + r) % G_N_ELEMENTS (radii)];
+        gint w = sizes[z].width, h = sizes[z].height;
+        gchar *what = g_strdup_printf ("split %s%s", costs[c] ? costs[c] :
+            "default", r ? " reversed" : "");
+
+        set_knob ("ROW_COST", costs[c]);
+        h_ = box_mean_harness (vf, w, h, radius);
+        for (k = 0; k < 4; k++)
+          check_box_mean_in (h_, test_frame_new (vf, w, h, k % 4,
+                  1100 + 10 * z + k, &info), &info, radius, what);
+        gst_harness_teardown (h_);
+        g_free (what);
+      }
+  }
+  set_knob ("ROW_COST", "-6");
+  h_ = box_mean_harness (GST_VIDEO_FORMAT_GRAY8, 67, 40, 3);
+  for (k = 0; k < 300; k++)
+    check_box_mean_in (h_, test_frame_new (GST_VIDEO_FORMAT_GRAY8, 67, 40,
+            k % 4, 1300 + k, &info), &info, 3, "split epochs");
+  gst_harness_teardown (h_);
+  set_knob ("ROW_COST", NULL);
+  g_unsetenv ("GST_CL_INTEGRAL_CPU_ORDER");
 }
 
 GST_END_TEST;
@@ -1204,6 +1270,7 @@ clintegral_suite (void)
   tcase_add_test (tc, test_split_while_running);
   tcase_add_test (tc, test_box_mean);
   tcase_add_test (tc, test_box_mean_float_limit);
+  tcase_add_test (tc, test_box_mean_split_while_running);
   tcase_add_test (tc, test_box_mean_tile);
   tcase_add_test (tc, test_first_frame_switch);
   tcase_add_test (tc, test_wrap_4k);
