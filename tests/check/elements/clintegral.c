@@ -284,6 +284,31 @@ GST_START_TEST (test_streamed_rows)
 
 GST_END_TEST;
 
+/* The settings the CPU split tests go through, N_SPLITS of them: the
+ * groups' order (@split / 3: as planned, reversed) and the skew of the
+ * planned split (@split % 3: GST_CL_INTEGRAL_ROW_COST -6, 0.9, the
+ * default). Sets them and returns their label; split_reset() undoes them. */
+#define N_SPLITS 6
+static gchar *
+split_set (guint split)
+{
+  static const gchar *costs[] = { "-6", "0.9", NULL };
+  const gchar *cost = costs[split % 3];
+  gboolean reversed = split / 3;
+
+  set_knob ("CPU_ORDER", reversed ? "reverse" : NULL);
+  set_knob ("ROW_COST", cost);
+  return g_strdup_printf ("split %s%s", cost ? cost : "default", reversed ?
+      " reversed" : "");
+}
+
+static void
+split_reset (void)
+{
+  set_knob ("CPU_ORDER", NULL);
+  set_knob ("ROW_COST", NULL);
+}
+
 /* GRAY8 sums and counts on CPUs: the bands are only where cpu_integral's
  * work-groups start; blocks of rows are claimed while running, from both
  * ends of each band. Splits skewed both ways (the element's
@@ -297,7 +322,6 @@ GST_END_TEST;
  * the claims' epoch wraps after 255 launches. */
 GST_START_TEST (test_split_while_running)
 {
-  static const gchar *costs[] = { "-6", "0.9", NULL };
   /* (the last one streamed: 32-bit planes of 2^22 elements and more) */
   static const gint sizes[][2] = { {641, 479}, {1921, 1081}, {130, 1031},
   {37, 64}, {3, 9}, {1100, 3900}
@@ -305,33 +329,33 @@ GST_START_TEST (test_split_while_running)
   guint planes = REF_INTEGRAL_SUM | REF_INTEGRAL_COUNT;
   GstVideoInfo info;
   GstHarness *h_;
-  guint c, z, k, r;
+  guint sp, z, k;
 
   set_variant (FALSE);
-  for (r = 0; r < 2; r++) {
-    if (r)
-      g_setenv ("GST_CL_INTEGRAL_CPU_ORDER", "reverse", TRUE);
-    for (c = 0; c < G_N_ELEMENTS (costs); c++) {
-      set_knob ("ROW_COST", costs[c]);
-      for (z = 0; z < G_N_ELEMENTS (sizes); z++) {
-        gint w = sizes[z][0], h = sizes[z][1];
-        RefIntegralFormat f = z == 5 ? (r ? REF_INTEGRAL_F32 :
-            REF_INTEGRAL_U32) : (c + z + r) % 4;
-        gchar *what = g_strdup_printf ("split %s%s %s %dx%d", costs[c] ?
-            costs[c] : "default", r ? " reversed" : "", fmt_names[f], w, h);
+  for (sp = 0; sp < N_SPLITS; sp++) {
+    gchar *split = split_set (sp);
+    guint c = sp % 3, r = sp / 3;
 
-        h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, w, h, f, planes);
-        for (k = 0; k < 6; k++)
-          check_integral (h_, test_frame_new (GST_VIDEO_FORMAT_GRAY8, w, h,
-                  k % 4, 700 + 10 * z + k, &info), &info, f, planes, what);
-        check_integral (h_, test_frame_new_filled (GST_VIDEO_FORMAT_GRAY8, w,
-                h, TEST_LAYOUT_PADDED, 255, &info), &info, f, planes, what);
-        gst_harness_teardown (h_);
-        g_free (what);
-      }
+    for (z = 0; z < G_N_ELEMENTS (sizes); z++) {
+      gint w = sizes[z][0], h = sizes[z][1];
+      RefIntegralFormat f = z == 5 ? (r ? REF_INTEGRAL_F32 :
+          REF_INTEGRAL_U32) : (c + z + r) % 4;
+      gchar *what = g_strdup_printf ("%s %s %dx%d", split, fmt_names[f], w,
+          h);
+
+      h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, w, h, f, planes);
+      for (k = 0; k < 6; k++)
+        check_integral (h_, test_frame_new (GST_VIDEO_FORMAT_GRAY8, w, h,
+                k % 4, 700 + 10 * z + k, &info), &info, f, planes, what);
+      check_integral (h_, test_frame_new_filled (GST_VIDEO_FORMAT_GRAY8, w,
+              h, TEST_LAYOUT_PADDED, 255, &info), &info, f, planes, what);
+      gst_harness_teardown (h_);
+      g_free (what);
     }
+    g_free (split);
   }
-  g_setenv ("GST_CL_INTEGRAL_ROW_COST", "-6", TRUE);
+  split_reset ();
+  set_knob ("ROW_COST", "-6");
   h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, 67, 40, REF_INTEGRAL_U32,
       planes);
   for (k = 0; k < 300; k++)
@@ -339,8 +363,7 @@ GST_START_TEST (test_split_while_running)
             k % 4, 900 + k, &info), &info, REF_INTEGRAL_U32, planes,
         "split epochs");
   gst_harness_teardown (h_);
-  g_unsetenv ("GST_CL_INTEGRAL_ROW_COST");
-  g_unsetenv ("GST_CL_INTEGRAL_CPU_ORDER");
+  split_reset ();
 }
 
 GST_END_TEST;
@@ -559,7 +582,6 @@ GST_END_TEST;
  * after 255 launches. */
 GST_START_TEST (test_box_mean_split_while_running)
 {
-  static const gchar *costs[] = { "-6", "0.9", NULL };
   static const TestSize sizes[] = { {641, 479}, {1921, 1081}, {130, 1031},
   {37, 64}, {3, 9}, {1, 300}
   };
@@ -569,37 +591,34 @@ GST_START_TEST (test_box_mean_split_while_running)
   };
   GstVideoInfo info;
   GstHarness *h_;
-  guint c, z, k, r;
+  guint sp, z, k;
 
   set_variant (FALSE);
-  for (r = 0; r < 2; r++) {
-    if (r)
-      g_setenv ("GST_CL_INTEGRAL_CPU_ORDER", "reverse", TRUE);
-    for (c = 0; c < G_N_ELEMENTS (costs); c++)
-      for (z = 0; z < G_N_ELEMENTS (sizes); z++) {
-        GstVideoFormat vf = formats[(c + z + r) % G_N_ELEMENTS (formats)];
-        guint radius = radii[(2 * c + z + r) % G_N_ELEMENTS (radii)];
-        gint w = sizes[z].width, h = sizes[z].height;
-        gchar *what = g_strdup_printf ("split %s%s", costs[c] ? costs[c] :
-            "default", r ? " reversed" : "");
+  for (sp = 0; sp < N_SPLITS; sp++) {
+    gchar *split = split_set (sp);
+    guint c = sp % 3, r = sp / 3;
 
-        set_knob ("ROW_COST", costs[c]);
-        h_ = box_mean_harness (vf, w, h, radius);
-        for (k = 0; k < 4; k++)
-          check_box_mean_in (h_, test_frame_new (vf, w, h, k % 4,
-                  1100 + 10 * z + k, &info), &info, radius, what);
-        gst_harness_teardown (h_);
-        g_free (what);
-      }
+    for (z = 0; z < G_N_ELEMENTS (sizes); z++) {
+      GstVideoFormat vf = formats[(c + z + r) % G_N_ELEMENTS (formats)];
+      guint radius = radii[(2 * c + z + r) % G_N_ELEMENTS (radii)];
+      gint w = sizes[z].width, h = sizes[z].height;
+
+      h_ = box_mean_harness (vf, w, h, radius);
+      for (k = 0; k < 4; k++)
+        check_box_mean_in (h_, test_frame_new (vf, w, h, k % 4,
+                1100 + 10 * z + k, &info), &info, radius, split);
+      gst_harness_teardown (h_);
+    }
+    g_free (split);
   }
+  split_reset ();
   set_knob ("ROW_COST", "-6");
   h_ = box_mean_harness (GST_VIDEO_FORMAT_GRAY8, 67, 40, 3);
   for (k = 0; k < 300; k++)
     check_box_mean_in (h_, test_frame_new (GST_VIDEO_FORMAT_GRAY8, 67, 40,
             k % 4, 1300 + k, &info), &info, 3, "split epochs");
   gst_harness_teardown (h_);
-  set_knob ("ROW_COST", NULL);
-  g_unsetenv ("GST_CL_INTEGRAL_CPU_ORDER");
+  split_reset ();
 }
 
 GST_END_TEST;
