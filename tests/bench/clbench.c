@@ -210,6 +210,44 @@ csv_field (const gchar * s)
   fputc ('"', csv);
 }
 
+/* first line of a file, stripped, or NULL */
+static gchar *
+read_line (const gchar * path)
+{
+  gchar *text = NULL, *nl;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  if ((nl = strchr (text, '\n')))
+    *nl = '\0';
+  return text;
+}
+
+/* What the host does with idle CPUs weighs on the fixed cost per frame on
+ * CPU devices: on a VM guest whose idle loop does not poll, each hand-over
+ * to PoCL's threads on a halted vCPU costs a VM exit (docs/performance.md),
+ * so a run says which it was */
+static void
+print_host (void)
+{
+  gchar *load = read_line ("/proc/loadavg");
+  gchar *idle = read_line ("/sys/devices/system/cpu/cpuidle/current_driver");
+  gchar *poll =
+      read_line ("/sys/module/haltpoll/parameters/guest_halt_poll_ns");
+  gchar **loads = g_strsplit (load ? load : "?", " ", 4);
+
+  g_print ("# host: load %s %s %s, cpuidle driver %s", loads[0],
+      loads[1] ? loads[1] : "", loads[1] && loads[2] ? loads[2] : "",
+      idle ? idle : "none");
+  if (poll)
+    g_print (", guest_halt_poll_ns %s", poll);
+  g_print ("\n");
+  g_strfreev (loads);
+  g_free (load);
+  g_free (idle);
+  g_free (poll);
+}
+
 static void
 print_table_header (void)
 {
@@ -2487,6 +2525,7 @@ main (int argc, char **argv)
         (cv_missing ? cv_missing : "off"));
     g_free (date);
     g_date_time_unref (now);
+    print_host ();
   }
   print_table_header ();
 
