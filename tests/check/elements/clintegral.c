@@ -837,7 +837,8 @@ GST_END_TEST;
  * columns, apron included, by 16 rows) and than a window, tiles cut by the
  * frame's right and bottom edges,
  * every sample layout, packed, padded and misaligned rows; checkerboards
- * (means exactly integers or 1 / area below one) at the largest window */
+ * (means exactly integers or 1 / area below one) at the largest window and
+ * on both sides of the largest radius whose row sums slide packed */
 GST_START_TEST (test_box_mean_tile)
 {
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
@@ -849,6 +850,9 @@ GST_START_TEST (test_box_mean_tile)
   {65, 33}
   };
   static const guint8 base[] = { 254, 0 };
+  /* 7 and 8: the largest radius whose row sums the kernel keeps in 16-bit
+   * lanes, and the first it must not (254/255 boards overflow them) */
+  static const guint board_radii[] = { 7, 8, 32 };
   guint path, i, r, s, k;
 
   for (path = 0; path < 2; path++) {
@@ -858,16 +862,18 @@ GST_START_TEST (test_box_mean_tile)
         for (s = 0; s < G_N_ELEMENTS (sizes); s++)
           run_box_mean (formats[i], sizes[s].width, sizes[s].height,
               (i + r + s) % 4, radii[r], TRUE, 700 + i * 50 + r * 10 + s);
-      for (k = 0; k < G_N_ELEMENTS (base); k++) {
-        GstVideoInfo info;
-        GstBuffer *in = checkerboard_new (formats[i], 141, 97, base[k],
-            &info);
-        gchar *what = g_strdup_printf ("checkerboard %u/%u%s", base[k],
-            base[k] + 1, path ? " integral path" : "");
+      for (k = 0; k < G_N_ELEMENTS (base); k++)
+        for (r = 0; r < G_N_ELEMENTS (board_radii); r++) {
+          GstVideoInfo info;
+          GstBuffer *in = checkerboard_new (formats[i], 141, 97, base[k],
+              &info);
+          gchar *what = g_strdup_printf ("checkerboard %u/%u radius %u%s",
+              base[k], base[k] + 1, board_radii[r],
+              path ? " integral path" : "");
 
-        check_box_mean (in, &info, 32, TRUE, what);
-        g_free (what);
-      }
+          check_box_mean (in, &info, board_radii[r], TRUE, what);
+          g_free (what);
+        }
     }
   }
   set_knob ("BOX", NULL);
