@@ -62,6 +62,7 @@
 #include "gstclhistogramblend.h"
 #include "gstclelements.h"
 #include "gstclwarmup.h"
+#include "gstclwait.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_histogram_debug);
 #define GST_CAT_DEFAULT gst_cl_histogram_debug
@@ -167,6 +168,7 @@ struct _GstClHistogram
   guint half;                   /* GPU: the half of @result this frame uses */
   gboolean result_dirty;        /* GPU: a frame failed; zero both halves */
   guint32 *host;                /* n_channels * range, read back per frame */
+  GstClWaiter waiter;           /* for the counts' read */
   guint64 *accum;               /* n_channels * range, over an interval */
   guint64 *single;              /* n_channels * range, an unstamped frame's */
   gboolean roi_warned;
@@ -1154,6 +1156,7 @@ gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
   GstClHistogram *self = GST_CL_HISTOGRAM (filter);
   GstClContext *ctx = gst_cl_base_filter_get_context (filter);
   gsize n = (gsize) self->n_channels * self->range, i;
+  cl_event read = NULL;
   cl_int err = CL_SUCCESS;
 
   /* GPU: the kernels keep the next frame's half zeroed; only the first
@@ -1177,13 +1180,17 @@ gst_cl_histogram_process (GstClBaseFilter * filter, GstClFrame * frame,
           self->gpu ? self->half * n : 0))
     goto fail;
   if (self->host_merge)
-    err = clEnqueueReadBuffer (ctx->queue, self->partial, CL_TRUE, 0,
-        used_partial_bytes (self), self->host, 0, NULL, NULL);
+    err = clEnqueueReadBuffer (ctx->queue, self->partial, CL_FALSE, 0,
+        used_partial_bytes (self), self->host, 0, NULL, &read);
   else
-    err = clEnqueueReadBuffer (ctx->queue, self->result, CL_TRUE,
+    err = clEnqueueReadBuffer (ctx->queue, self->result, CL_FALSE,
         (self->gpu ? self->half * n * 4 : 0), n * 4, self->host, 0, NULL,
-        NULL);
-  /* a blocking read: the frame is no longer in use */
+        &read);
+  if (err == CL_SUCCESS) {
+    err = gst_cl_wait (&self->waiter, ctx->queue, read, frame->size);
+    clReleaseEvent (read);
+  }
+  /* the read is done: the frame is no longer in use */
   if (err == CL_SUCCESS)
     gst_cl_frame_set_queue_idle (frame);
   if (!gst_cl_base_filter_check (filter, err, "clEnqueueReadBuffer",

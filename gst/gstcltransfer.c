@@ -764,13 +764,16 @@ gst_cl_frame_finish (GstClFrame * frame)
     /* map/unmap: the spec's way to make USE_HOST_PTR results visible to the
      * host; on CPU devices it returns the host pointer without copying.
      * One wait, after both (the pointer is not used before). */
+    cl_event done = NULL;
     void *ptr = clEnqueueMapBuffer (ctx->queue, frame->mem, CL_FALSE,
         CL_MAP_READ, 0, frame->size, 0, NULL, NULL, &err);
     if (err == CL_SUCCESS)
       err = clEnqueueUnmapMemObject (ctx->queue, frame->mem, ptr, 0, NULL,
-          NULL);
-    if (err == CL_SUCCESS)
-      err = clFinish (ctx->queue);
+          &done);
+    if (err == CL_SUCCESS) {
+      err = gst_cl_wait (&t->waiter, ctx->queue, done, frame->size);
+      clReleaseEvent (done);
+    }
     frame->queue_idle = err == CL_SUCCESS;
     return check (t, err, "clEnqueueMapBuffer",
         "Could not read the result from the OpenCL device");

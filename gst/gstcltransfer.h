@@ -9,6 +9,7 @@
 #include <gst/video/video.h>
 #include "gstclcontext.h"
 #include "gstclmemory.h"
+#include "gstclwait.h"
 
 G_BEGIN_DECLS
 
@@ -56,6 +57,7 @@ struct _GstClTransfer
   cl_mem staging;               /* device buffer, grown to the largest frame */
   gsize staging_size;
   gboolean in_place;            /* the frame being mapped is changed on the device */
+  GstClWaiter waiter;           /* the output's waits for its results */
 };
 
 GstClTransfer *gst_cl_transfer_new (GstElement * element, gboolean output);

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "testframes.h"
+#include "gstclwait.h"
 
 /* Generous: under valgrind a first pipeline (PoCL start-up, program load)
  * takes tens of seconds, and a failed wait in an unforked run would leave
@@ -921,6 +922,112 @@ GST_START_TEST (test_bad_cache_files_rebuilt)
 }
 GST_END_TEST;
 
+/* a user event and the status another thread gives it */
+typedef struct
+{
+  cl_event event;
+  cl_int status;
+} LaterStatus;
+
+static gpointer
+set_status_later (gpointer data)
+{
+  LaterStatus *later = data;
+
+  g_usleep (20 * 1000);
+  fail_unless_equals_int (clSetUserEventStatus (later->event,
+          later->status), CL_SUCCESS);
+  return NULL;
+}
+
+/* A marker behind a user event that another thread sets 20 ms later,
+ * waited for as commands on @bytes; the waiter's result, with the time it
+ * took in *took_us */
+static cl_int
+wait_for_marker (GstClWaiter * waiter, cl_context ctx, cl_command_queue queue,
+    cl_int status, gsize bytes, gint64 * took_us)
+{
+  LaterStatus later = { NULL, status };
+  cl_event marker = NULL;
+  GThread *thread;
+  gint64 start;
+  cl_int err;
+
+  later.event = clCreateUserEvent (ctx, &err);
+  fail_unless_equals_int (err, CL_SUCCESS);
+  fail_unless_equals_int (clEnqueueMarkerWithWaitList (queue, 1, &later.event,
+          &marker), CL_SUCCESS);
+  start = g_get_monotonic_time ();
+  thread = g_thread_new ("later", set_status_later, &later);
+  err = gst_cl_wait (waiter, queue, marker, bytes);
+  *took_us = g_get_monotonic_time () - start;
+  g_thread_join (thread);
+  clReleaseEvent (marker);
+  clReleaseEvent (later.event);
+  return err;
+}
+
+/* gst_cl_wait: what the elements wait on per frame. An event that is
+ * complete; events that complete 20 ms later in another thread, waited for
+ * as a large frame (sleeps), a small one (polls, the poll runs out, it
+ * sleeps) and a small one after that (sleeps); commands that fail. */
+GST_START_TEST (test_wait)
+{
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context ctx;
+  cl_command_queue queue;
+  cl_event done;
+  GstClWaiter waiter = { 0 };
+  gint64 took_us;
+  cl_int err;
+
+  fail_unless_equals_int (clGetPlatformIDs (1, &platform, NULL), CL_SUCCESS);
+  fail_unless_equals_int (clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 1,
+          &device, NULL), CL_SUCCESS);
+  ctx = clCreateContext (NULL, 1, &device, NULL, NULL, &err);
+  fail_unless_equals_int (err, CL_SUCCESS);
+  queue = clCreateCommandQueue (ctx, device, 0, &err);
+  fail_unless_equals_int (err, CL_SUCCESS);
+
+  done = clCreateUserEvent (ctx, &err);
+  fail_unless_equals_int (clSetUserEventStatus (done, CL_COMPLETE),
+      CL_SUCCESS);
+  fail_unless_equals_int (gst_cl_wait (&waiter, queue, done, 0), CL_SUCCESS);
+  clReleaseEvent (done);
+
+  fail_unless_equals_int (waiter.skip, 0);
+
+  /* a large frame's wait sleeps at once: no poll ran out */
+  fail_unless_equals_int (wait_for_marker (&waiter, ctx, queue, CL_COMPLETE,
+          GST_CL_WAIT_POLL_BYTES + 1, &took_us), CL_SUCCESS);
+  fail_unless (took_us >= 20000, "returned after %" G_GINT64_FORMAT " us",
+      took_us);
+  fail_unless_equals_int (waiter.skip, 0);
+  /* a small one's is polled, the poll runs out, then it sleeps */
+  fail_unless_equals_int (wait_for_marker (&waiter, ctx, queue, CL_COMPLETE,
+          GST_CL_WAIT_POLL_BYTES, &took_us), CL_SUCCESS);
+  fail_unless (took_us >= 20000);
+  fail_unless_equals_int (waiter.skip, GST_CL_WAIT_SKIP);
+  /* and the next small one sleeps at once */
+  fail_unless_equals_int (wait_for_marker (&waiter, ctx, queue, CL_COMPLETE,
+          0, &took_us), CL_SUCCESS);
+  fail_unless (took_us >= 20000);
+  fail_unless_equals_int (waiter.skip, GST_CL_WAIT_SKIP - 1);
+  /* a failed command's error, whichever way it is waited for */
+  fail_unless (wait_for_marker (&waiter, ctx, queue, CL_OUT_OF_RESOURCES, 0,
+          &took_us) < 0);
+  waiter.skip = 0;
+  fail_unless (wait_for_marker (&waiter, ctx, queue, CL_OUT_OF_RESOURCES, 0,
+          &took_us) < 0);
+  fail_unless (wait_for_marker (&waiter, ctx, queue, CL_OUT_OF_RESOURCES,
+          GST_CL_WAIT_POLL_BYTES + 1, &took_us) < 0);
+
+  clReleaseCommandQueue (queue);
+  clReleaseContext (ctx);
+}
+GST_END_TEST;
+
 static Suite *
 clcontext_suite (gboolean no_device)
 {
@@ -945,6 +1052,7 @@ clcontext_suite (gboolean no_device)
   tcase_add_test (tc, test_bad_cache_files_rebuilt);
   tcase_add_test (tc, test_device_fallback);
   tcase_add_test (tc, test_device_error_lists_devices);
+  tcase_add_test (tc, test_wait);
   return s;
 }
 
