@@ -21,6 +21,19 @@
  * 640x480 GRAY8 frames on a 2-core PoCL host took twice as long. A poll
  * that runs out (a slow device, a loaded host) makes the next
  * GST_CL_WAIT_SKIP waits sleep at once; the one after tries again. */
+static cl_int
+poll_status (cl_event event)
+{
+  gint64 end = g_get_monotonic_time () + GST_CL_WAIT_POLL_US;
+  cl_int status = CL_QUEUED;
+
+  while (clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (status), &status, NULL) == CL_SUCCESS &&
+      status > CL_COMPLETE && g_get_monotonic_time () < end)
+    sched_yield ();
+  return status;
+}
+
 cl_int
 gst_cl_wait (GstClWaiter * waiter, cl_command_queue queue, cl_event event,
     gsize bytes)
@@ -30,18 +43,10 @@ gst_cl_wait (GstClWaiter * waiter, cl_command_queue queue, cl_event event,
   err = clFlush (queue);
   if (err != CL_SUCCESS)
     return err;
-  if (bytes > GST_CL_WAIT_POLL_BYTES) {
-    /* sleeps */
-  } else if (waiter->skip > 0) {
-    waiter->skip--;
-  } else {
-    gint64 end = g_get_monotonic_time () + GST_CL_WAIT_POLL_US;
-
-    while (clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
-            sizeof (status), &status, NULL) == CL_SUCCESS &&
-        status > CL_COMPLETE && g_get_monotonic_time () < end)
-      sched_yield ();
-    if (status > CL_COMPLETE)
+  if (bytes <= GST_CL_WAIT_POLL_BYTES) {
+    if (waiter->skip > 0)
+      waiter->skip--;
+    else if ((status = poll_status (event)) > CL_COMPLETE)
       waiter->skip = GST_CL_WAIT_SKIP;
   }
   if (status > CL_COMPLETE) {
