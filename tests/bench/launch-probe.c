@@ -13,7 +13,10 @@
  *
  * Kernels: an empty one (one work-group of 32), and one that reads a buffer
  * with one 16-byte load per work-item (work-groups of 256) at 1080p and 4K
- * RGBA and GRAY8 sizes; and clEnqueueCopyBuffer of the same sizes.
+ * RGBA and GRAY8 sizes; and clEnqueueCopyBuffer of the same sizes. Last, a
+ * round trip: one blocking 4 KiB clEnqueueReadBuffer, host clock (wall
+ * column): handing a command to the driver and waking up when it is done,
+ * what every frame pays once at least where its wait is slept.
  *
  *   launch-probe [--device gpu|cpu] [-n N]
  */
@@ -153,6 +156,32 @@ probe (const char *name, const Launch * l, int n)
   free (ev);
 }
 
+/* one blocking 4 KiB read at a time, host clock, median of @n */
+static void
+round_trip (cl_context ctx, cl_command_queue q, int n)
+{
+  static char host[4096];
+  double *t = calloc (n, sizeof (double));
+  cl_int err;
+  cl_mem buf = clCreateBuffer (ctx, CL_MEM_READ_WRITE, sizeof host, NULL,
+      &err);
+  int i;
+
+  CHECK (err);
+  for (i = -3; i < n; i++) {    /* the first ones page in */
+    double t0 = now_us ();
+
+    CHECK (clEnqueueReadBuffer (q, buf, CL_TRUE, 0, sizeof host, host, 0,
+            NULL, NULL));
+    if (i >= 0)
+      t[i] = now_us () - t0;
+  }
+  printf ("%-26s %10zu %9s %9s %9s %9s %9.2f\n", "round trip (read)",
+      sizeof host, "-", "-", "-", "-", median (t, n));
+  clReleaseMemObject (buf);
+  free (t);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -260,6 +289,8 @@ main (int argc, char **argv)
     clReleaseMemObject (l.src);
     clReleaseMemObject (l.dst);
   }
+
+  round_trip (ctx, l.plain, n);
 
   clReleaseCommandQueue (l.prof);
   clReleaseCommandQueue (l.plain);
