@@ -17,8 +17,8 @@
  * devices: a smaller program builds faster), -D FIXED=1 (with CPU_ONLY, 8-bit
  * and float: also the fixed-point kernels, which use clang's 32-lane
  * vectors; for CPU devices only, GPU compilers refuse them), -D
- * FIXED_COLOUR=1 (with FIXED, where the CPU has AVX-512 VBMI: sep_fixed's
- * colour path, see there), -D PX_ONLY=1
+ * FIXED_COLOUR=1|2 (with FIXED, where the CPU has AVX-512 VBMI or AVX2:
+ * sep_fixed's colour path, see there), -D PX_ONLY=1
  * -D PX_R=r -D PX_CH=1|4 -D PX_MASK=m (only conv2d_px<r>_<ch>, whose taps
  * with a 0 bit in m vanish at compile time; see below). The border mode (0..3: clamp, reflect-101, wrap,
  * constant) is a kernel argument, so that changing it on a running stream
@@ -2133,18 +2133,25 @@ sep_fixed_strip (__global const uchar * sbase, int sstride,
 /* The colour path: 4-sample pixels whose sample 0 or 3 (@a0: 0) passes
  * through unfiltered (alpha, x). A work-item owns COLOUR_STRIP samples
  * (32 pixels) and keeps only their 96 colour samples, as Q8 in three
- * 32-lane vectors in sample order without the pass-through ones: a quarter
- * fewer multiply-adds in both passes than sep_fixed_strip's four vectors,
- * and half the per-tap and per-row bookkeeping per sample. A tap's three
- * 64-byte loads are sorted into those lanes by one byte shuffle each (with
- * AVX-512 VBMI one vpermt2b against zeros; without it LLVM makes each a
- * dozen in-lane shuffles, hence the target attribute below); the store
- * puts the samples back between the source's pass-through ones. Same lane
- * arithmetic as sep_fixed_strip, so the same results. */
+ * 32-lane vectors without the pass-through ones: a quarter fewer
+ * multiply-adds in both passes than sep_fixed_strip's four vectors, and
+ * half the per-tap and per-row bookkeeping per sample. A tap's 128 bytes
+ * are sorted into those lanes by byte shuffles, and the store puts the
+ * samples back between the source's pass-through ones. Same lane
+ * arithmetic as sep_fixed_strip (mirrored pairs included), so the same
+ * results. Two ways to sort, chosen by the element from the host CPU:
+ *   FIXED_COLOUR=1 (AVX-512 VBMI): the lanes in sample order, one
+ *     vpermt2b against zeros per 64-byte load (without VBMI LLVM makes
+ *     each a dozen shuffles, hence the target attribute below);
+ *   FIXED_COLOUR=2 (AVX2): shuffles within 16-byte lanes only (vpshufb):
+ *     each 16-byte lane of pixels gives its first 8 colour samples to one
+ *     vector and its last 4 to the third, which takes them from both
+ *     halves of the strip (colour_load). */
 #define COLOUR_STRIP 128
 /* byte of colour sample m (0..95) in the strip's 128, after @off (1 when
  * the pass-through sample is the first of the pixel) */
 #define CSRC(m, off) (4 * ((m) / 3) + (m) % 3 + (off))
+#if FIXED_COLOUR == 1
 /* colour samples m... as Q8 lanes: each the high byte of a 16-bit lane
  * beside a zero byte (index 64: the second operand) of the 64-byte load
  * from byte @base */
@@ -2177,32 +2184,92 @@ colour_load (__global const uchar * p, int a0, fix32_t * c)
   }
 }
 
-/* Row pass of the colour path for input row @yy (-1: the border row) */
+#else /* FIXED_COLOUR == 2 */
+/* word w of 16-byte lane L as colour sample m of that lane's 4 pixels in
+ * Q8 (a zero byte, index 64 of the second operand, then the sample); ZW:
+ * a zero word */
+#define LQ8(L, m, off) 64, 16 * (L) + CSRC (m, off)
+#define ZW 64, 64
+/* samples 0-7 of each lane; samples 8-11 in words 0-3 (LANE_B) or 4-7
+ * (LANE_BH) */
+#define LANE_A(L, off) LQ8 (L, 0, off), LQ8 (L, 1, off), LQ8 (L, 2, off), \
+    LQ8 (L, 3, off), LQ8 (L, 4, off), LQ8 (L, 5, off), LQ8 (L, 6, off), \
+    LQ8 (L, 7, off)
+#define LANE_B(L, off) LQ8 (L, 8, off), LQ8 (L, 9, off), LQ8 (L, 10, off), \
+    LQ8 (L, 11, off), ZW, ZW, ZW, ZW
+#define LANE_BH(L, off) ZW, ZW, ZW, ZW, LQ8 (L, 8, off), LQ8 (L, 9, off), \
+    LQ8 (L, 10, off), LQ8 (L, 11, off)
+#define LANES(X, off) X (0, off), X (1, off), X (2, off), X (3, off)
+#define LSHUF(v, X, off) __builtin_astype (__builtin_shufflevector ((v), \
+        (u8x64_t) 0, LANES (X, off)), fix32_t)
+
+/* The strip's colour samples at @p as Q8: c[0] the first 8 of each 16-byte
+ * lane of bytes 0-63, c[1] of bytes 64-127, c[2] the last 4 of each lane
+ * of both (words 0-3 from the first half, 4-7 from the second) */
 inline void
+colour_load (__global const uchar * p, int a0, fix32_t * c)
+{
+  u8x64_t v0 = LOAD64 (p), v1 = LOAD64 (p + 64);
+
+  if (a0) {
+    c[0] = LSHUF (v0, LANE_A, 1);
+    c[1] = LSHUF (v1, LANE_A, 1);
+    c[2] = LSHUF (v0, LANE_B, 1) | LSHUF (v1, LANE_BH, 1);
+  } else {
+    c[0] = LSHUF (v0, LANE_A, 0);
+    c[1] = LSHUF (v1, LANE_A, 0);
+    c[2] = LSHUF (v0, LANE_B, 0) | LSHUF (v1, LANE_BH, 0);
+  }
+}
+#endif
+
+/* Row pass of the colour path for input row @yy (-1: the border row);
+ * @coef, @off, @np as row_pass_fixed's */
+__attribute__ ((always_inline)) inline void
 colour_row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
-    int a0, const fix32_t * coef, const int *off, int ntaps, int bval,
+    int a0, const ushort * coef, const int *off, int ntaps, int np, int bval,
     fix32_t * h)
 {
-  fix32_t c[3], init = (fix32_t) ((ushort) (ntaps / 2));
+  fix32_t c[3], init = (fix32_t) ((ushort) ((ntaps - np) / 2));
 
   h[0] = h[1] = h[2] = init;
   if (yy < 0) {
-    /* every sample is the border value */
+    /* every sample is the border value (a pair's average too) */
     fix32_t b = (fix32_t) ((ushort) (bval << 8));
 
-    for (int t = 0; t < ntaps; t++)
-      h[0] += mul_hi32 (b, coef[t]);
+    for (int t = 0; t < ntaps - np; t++)
+      h[0] += mul_hi32 (b, (fix32_t) coef[t]);
     h[1] = h[2] = h[0];
     return;
   }
-  for (int t = 0; t < ntaps; t++) {
+  for (int t = 0; t < ntaps - np; t++) {
     colour_load (ROW (sbase, sstride, yy) + sx + off[t], a0, c);
-    h[0] += mul_hi32 (c[0], coef[t]);
-    h[1] += mul_hi32 (c[1], coef[t]);
-    h[2] += mul_hi32 (c[2], coef[t]);
+    if (t < np) {
+      fix32_t m[3];
+
+      colour_load (ROW (sbase, sstride, yy) + sx + off[ntaps - 1 - t], a0,
+          m);
+      c[0] = avg32 (c[0], m[0]);
+      c[1] = avg32 (c[1], m[1]);
+      c[2] = avg32 (c[2], m[2]);
+    }
+    h[0] += mul_hi32 (c[0], (fix32_t) coef[t]);
+    h[1] += mul_hi32 (c[1], (fix32_t) coef[t]);
+    h[2] += mul_hi32 (c[2], (fix32_t) coef[t]);
   }
 }
 
+/* Rounds Q8 sums (half up) to samples, as round_fixed64 */
+inline fix32_t
+round_fixed (fix32_t a)
+{
+  const fix32_t one = 1, top = 255;
+  fix32_t r = (a >> 8) + ((a >> 7) & one);
+
+  return r > top ? top : r;
+}
+
+#if FIXED_COLOUR == 1
 /* the byte of @r ++ @s (rounded colour sums from sample @m0: their low
  * bytes) that byte b of the strip's output takes (-1: a pass-through
  * byte, taken from the source) */
@@ -2214,16 +2281,6 @@ colour_row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
     CDST4 (b + 8, off, m0), CDST4 (b + 12, off, m0)
 #define CDST64(b, off, m0) CDST16 (b, off, m0), CDST16 (b + 16, off, m0), \
     CDST16 (b + 32, off, m0), CDST16 (b + 48, off, m0)
-
-/* Rounds Q8 sums (half up) to samples, as round_fixed64 */
-inline fix32_t
-round_fixed (fix32_t a)
-{
-  const fix32_t one = 1, top = 255;
-  fix32_t r = (a >> 8) + ((a >> 7) & one);
-
-  return r > top ? top : r;
-}
 
 /* Rounds the strip's 96 colour sums @a and stores them at @drow between
  * the pass-through samples of @srow */
@@ -2254,6 +2311,51 @@ colour_store (const fix32_t * a, int a0, __global const uchar * srow,
   STORE64 (lane == pass ? LOAD64 (srow + 64) : o1, drow + 64);
 }
 
+#else /* FIXED_COLOUR == 2 */
+/* output byte b (0..63) of a half of the strip from the rounded samples
+ * of its A vector (@r, first operand) and of the B vector (second
+ * operand, @hw: 0 first half's words 0-3, 4 second half's words 4-7);
+ * a pass-through byte takes any (the source's replaces it) */
+#define LDST(b, off, hw) (((b) & 3) == 3 * (1 - (off)) ? 0 : \
+    3 * (((b) & 15) / 4) + ((b) & 3) - (off) < 8 ? \
+    ((b) & ~15) + 2 * (3 * (((b) & 15) / 4) + ((b) & 3) - (off)) : \
+    64 + ((b) & ~15) + 2 * (3 * (((b) & 15) / 4) + ((b) & 3) - (off) - 8 + \
+        (hw)))
+#define LDST4(b, off, hw) LDST (b, off, hw), LDST (b + 1, off, hw), \
+    LDST (b + 2, off, hw), LDST (b + 3, off, hw)
+#define LDST16(b, off, hw) LDST4 (b, off, hw), LDST4 (b + 4, off, hw), \
+    LDST4 (b + 8, off, hw), LDST4 (b + 12, off, hw)
+#define LDST64(off, hw) LDST16 (0, off, hw), LDST16 (16, off, hw), \
+    LDST16 (32, off, hw), LDST16 (48, off, hw)
+
+/* Rounds the strip's 96 colour sums @a (colour_load's lanes) and stores
+ * them at @drow between the pass-through samples of @srow */
+inline void
+colour_store (const fix32_t * a, int a0, __global const uchar * srow,
+    __global uchar * drow)
+{
+  u8x64_t r0 = __builtin_astype (round_fixed (a[0]), u8x64_t);
+  u8x64_t r1 = __builtin_astype (round_fixed (a[1]), u8x64_t);
+  u8x64_t r2 = __builtin_astype (round_fixed (a[2]), u8x64_t);
+  const u8x64_t lane = (u8x64_t) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
+      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
+      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
+      2, 3);
+  uchar pass = a0 ? 0 : 3;
+  u8x64_t o0, o1;
+
+  if (a0) {
+    o0 = __builtin_shufflevector (r0, r2, LDST64 (1, 0));
+    o1 = __builtin_shufflevector (r1, r2, LDST64 (1, 4));
+  } else {
+    o0 = __builtin_shufflevector (r0, r2, LDST64 (0, 0));
+    o1 = __builtin_shufflevector (r1, r2, LDST64 (0, 4));
+  }
+  STORE64 (lane == pass ? LOAD64 (srow) : o0, drow);
+  STORE64 (lane == pass ? LOAD64 (srow + 64) : o1, drow + 64);
+}
+#endif
+
 /* A colour-path work-item (see above) whose strip and row-pass taps lie
  * inside the row */
 __attribute__ ((always_inline)) inline void
@@ -2264,21 +2366,23 @@ sep_fixed_colour (__global const uchar * sbase, int sstride,
 {
   int y1 = min (y0 + SEP_ROWS, height);
   fix32_t ring[RING][3];
-  fix32_t rcoef[SEP_MAX_TAPS], ccoef[SEP_MAX_TAPS];
+  ushort rcoef[SEP_MAX_TAPS], ccoef[SEP_MAX_TAPS];
   int roff[SEP_MAX_TAPS], cring[SEP_MAX_TAPS];
-  fix32_t init = (fix32_t) ((ushort) (ncol / 2));
+  int rp = mirrored_pairs (row_taps, nrow, 0);
+  int cp = mirrored_pairs (col_taps, ncol, 1);
+  fix32_t init = (fix32_t) ((ushort) ((ncol - cp) / 2));
 
   for (int t = 0; t < nrow; t++) {
-    rcoef[t] = (fix32_t) ((ushort) row_taps[t].w);
+    rcoef[t] = (ushort) (row_taps[t].w << (t < rp));
     roff[t] = row_taps[t].x * 4;
   }
   for (int t = 0; t < ncol; t++) {
-    ccoef[t] = (fix32_t) ((ushort) col_taps[t].w);
+    ccoef[t] = (ushort) (col_taps[t].w << (t < cp));
     cring[t] = ry + col_taps[t].y;
   }
   for (int k = 0; k < 2 * ry; k++)
     colour_row_pass (sbase, sstride, map_index (y0 - ry + k, height, border),
-        sx, a0, rcoef, roff, nrow, bval, ring[k & (RING - 1)]);
+        sx, a0, rcoef, roff, nrow, rp, bval, ring[k & (RING - 1)]);
 
   for (int y = y0; y < y1; y++) {
     int i = y - y0;
@@ -2292,24 +2396,38 @@ sep_fixed_colour (__global const uchar * sbase, int sstride,
     prefetch_out_row (dbase, dstride, y + PREFETCH_ROWS, y1, sx,
         COLOUR_STRIP);
     colour_row_pass (sbase, sstride, map_index (y + ry, height, border), sx,
-        a0, rcoef, roff, nrow, bval, ring[(i + 2 * ry) & (RING - 1)]);
+        a0, rcoef, roff, nrow, rp, bval, ring[(i + 2 * ry) & (RING - 1)]);
     a[0] = a[1] = a[2] = init;
-    for (int t = 0; t < ncol; t++) {
+    for (int t = 0; t < ncol - cp; t++) {
       int r = (i + cring[t]) & (RING - 1);
+      fix32_t h0 = ring[r][0], h1 = ring[r][1], h2 = ring[r][2];
 
-      a[0] += mul_hi32 (ring[r][0], ccoef[t]);
-      a[1] += mul_hi32 (ring[r][1], ccoef[t]);
-      a[2] += mul_hi32 (ring[r][2], ccoef[t]);
+      if (t < cp) {
+        int m = (i + cring[ncol - 1 - t]) & (RING - 1);
+
+        h0 = avg32 (h0, ring[m][0]);
+        h1 = avg32 (h1, ring[m][1]);
+        h2 = avg32 (h2, ring[m][2]);
+      }
+      a[0] += mul_hi32 (h0, (fix32_t) ccoef[t]);
+      a[1] += mul_hi32 (h1, (fix32_t) ccoef[t]);
+      a[2] += mul_hi32 (h2, (fix32_t) ccoef[t]);
     }
     colour_store (a, a0, ROW (sbase, sstride, y) + sx, dbase + y * dstride +
         sx);
   }
 }
 
-/* sep_fixed_colour's two instances: constant shuffle indices, and the
- * byte permutes of AVX-512 VBMI (PoCL may give LLVM an older CPU model;
- * the element builds this only where the CPU has VBMI). Not inlined: a
- * function of more target features cannot be inlined into the kernel. */
+/* sep_fixed_colour's two instances: constant shuffle indices, and with
+ * FIXED_COLOUR=1 the byte permutes of AVX-512 VBMI (PoCL may give LLVM an
+ * older CPU model; the element builds this only where the CPU has VBMI).
+ * Not inlined: a function of more target features cannot be inlined into
+ * the kernel. */
+#if FIXED_COLOUR == 1
+#define COLOUR_TARGET __attribute__ ((noinline, target ("avx512vbmi")))
+#else
+#define COLOUR_TARGET __attribute__ ((noinline))
+#endif
 #define COLOUR_ARGS __global const uchar * sbase, int sstride, \
     __global uchar * dbase, int dstride, int height, \
     __constant int4 * row_taps, int nrow, int rxs, \
@@ -2318,13 +2436,13 @@ sep_fixed_colour (__global const uchar * sbase, int sstride,
 #define COLOUR_CALL(a0) sep_fixed_colour (sbase, sstride, dbase, dstride, \
     height, a0, row_taps, nrow, rxs, col_taps, ncol, ry, bval, border, sx, \
     y0)
-__attribute__ ((noinline, target ("avx512vbmi"))) void
+COLOUR_TARGET void
 sep_fixed_colour0 (COLOUR_ARGS)
 {
   COLOUR_CALL (1);
 }
 
-__attribute__ ((noinline, target ("avx512vbmi"))) void
+COLOUR_TARGET void
 sep_fixed_colour3 (COLOUR_ARGS)
 {
   COLOUR_CALL (0);
@@ -2363,8 +2481,9 @@ colour_work_item (__global const uchar * sbase, int sstride,
 #endif /* FIXED_COLOUR */
 
 /* The separable kernel (sep_strips' arguments and layout). Built with
- * -D FIXED_COLOUR=1 (the element's choice: the host CPU has AVX-512 VBMI),
- * 4-sample pixels with a pass-through sample take the colour path,
+ * -D FIXED_COLOUR=1 or 2 (the element's choice: the host CPU has AVX-512
+ * VBMI or AVX2), 4-sample pixels with a pass-through sample take the colour
+ * path,
  * COLOUR_STRIP samples per work-item; other pixels, STRIP. */
 __kernel void
 sep_fixed (__global const uchar * src, uint soff, int sstride,
