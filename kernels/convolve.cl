@@ -2269,6 +2269,22 @@ round_fixed (fix32_t a)
   return r > top ? top : r;
 }
 
+/* Stores the strip's output bytes @o0, @o1 at @drow, the pass-through
+ * ones (sample 0 if @a0, else 3) from @srow */
+inline void
+colour_put (u8x64_t o0, u8x64_t o1, int a0, __global const uchar * srow,
+    __global uchar * drow)
+{
+  const u8x64_t lane = (u8x64_t) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
+      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
+      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
+      2, 3);
+  uchar pass = a0 ? 0 : 3;
+
+  STORE64 (lane == pass ? LOAD64 (srow) : o0, drow);
+  STORE64 (lane == pass ? LOAD64 (srow + 64) : o1, drow + 64);
+}
+
 #if FIXED_COLOUR == 1
 /* the byte of @r ++ @s (rounded colour sums from sample @m0: their low
  * bytes) that byte b of the strip's output takes (-1: a pass-through
@@ -2291,11 +2307,6 @@ colour_store (const fix32_t * a, int a0, __global const uchar * srow,
   u8x64_t r0 = __builtin_astype (round_fixed (a[0]), u8x64_t);
   u8x64_t r1 = __builtin_astype (round_fixed (a[1]), u8x64_t);
   u8x64_t r2 = __builtin_astype (round_fixed (a[2]), u8x64_t);
-  const u8x64_t lane = (u8x64_t) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
-      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
-      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
-      2, 3);
-  uchar pass = a0 ? 0 : 3;
   u8x64_t o0, o1;
 
   /* pixels 0-15 take colour samples 0-47 (r0, r1), pixels 16-31 samples
@@ -2307,8 +2318,7 @@ colour_store (const fix32_t * a, int a0, __global const uchar * srow,
     o0 = __builtin_shufflevector (r0, r1, CDST64 (0, 0, 0));
     o1 = __builtin_shufflevector (r1, r2, CDST64 (64, 0, 32));
   }
-  STORE64 (lane == pass ? LOAD64 (srow) : o0, drow);
-  STORE64 (lane == pass ? LOAD64 (srow + 64) : o1, drow + 64);
+  colour_put (o0, o1, a0, srow, drow);
 }
 
 #else /* FIXED_COLOUR == 2 */
@@ -2337,11 +2347,6 @@ colour_store (const fix32_t * a, int a0, __global const uchar * srow,
   u8x64_t r0 = __builtin_astype (round_fixed (a[0]), u8x64_t);
   u8x64_t r1 = __builtin_astype (round_fixed (a[1]), u8x64_t);
   u8x64_t r2 = __builtin_astype (round_fixed (a[2]), u8x64_t);
-  const u8x64_t lane = (u8x64_t) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
-      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
-      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
-      2, 3);
-  uchar pass = a0 ? 0 : 3;
   u8x64_t o0, o1;
 
   if (a0) {
@@ -2351,8 +2356,7 @@ colour_store (const fix32_t * a, int a0, __global const uchar * srow,
     o0 = __builtin_shufflevector (r0, r2, LDST64 (0, 0));
     o1 = __builtin_shufflevector (r1, r2, LDST64 (0, 4));
   }
-  STORE64 (lane == pass ? LOAD64 (srow) : o0, drow);
-  STORE64 (lane == pass ? LOAD64 (srow + 64) : o1, drow + 64);
+  colour_put (o0, o1, a0, srow, drow);
 }
 #endif
 
