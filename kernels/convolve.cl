@@ -2269,22 +2269,6 @@ round_fixed (fix32_t a)
   return r > top ? top : r;
 }
 
-/* Stores the strip's output bytes @o0, @o1 at @drow, the pass-through
- * ones (sample 0 if @a0, else 3) from @srow */
-inline void
-colour_put (u8x64_t o0, u8x64_t o1, int a0, __global const uchar * srow,
-    __global uchar * drow)
-{
-  const u8x64_t lane = (u8x64_t) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
-      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
-      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
-      2, 3);
-  uchar pass = a0 ? 0 : 3;
-
-  STORE64 (lane == pass ? LOAD64 (srow) : o0, drow);
-  STORE64 (lane == pass ? LOAD64 (srow + 64) : o1, drow + 64);
-}
-
 #if FIXED_COLOUR == 1
 /* the byte of @r ++ @s (rounded colour sums from sample @m0: their low
  * bytes) that byte b of the strip's output takes (-1: a pass-through
@@ -2298,28 +2282,12 @@ colour_put (u8x64_t o0, u8x64_t o1, int a0, __global const uchar * srow,
 #define CDST64(b, off, m0) CDST16 (b, off, m0), CDST16 (b + 16, off, m0), \
     CDST16 (b + 32, off, m0), CDST16 (b + 48, off, m0)
 
-/* Rounds the strip's 96 colour sums @a and stores them at @drow between
- * the pass-through samples of @srow */
-inline void
-colour_store (const fix32_t * a, int a0, __global const uchar * srow,
-    __global uchar * drow)
-{
-  u8x64_t r0 = __builtin_astype (round_fixed (a[0]), u8x64_t);
-  u8x64_t r1 = __builtin_astype (round_fixed (a[1]), u8x64_t);
-  u8x64_t r2 = __builtin_astype (round_fixed (a[2]), u8x64_t);
-  u8x64_t o0, o1;
-
-  /* pixels 0-15 take colour samples 0-47 (r0, r1), pixels 16-31 samples
-   * 48-95 (r1 from byte 32, r2) */
-  if (a0) {
-    o0 = __builtin_shufflevector (r0, r1, CDST64 (0, 1, 0));
-    o1 = __builtin_shufflevector (r1, r2, CDST64 (64, 1, 32));
-  } else {
-    o0 = __builtin_shufflevector (r0, r1, CDST64 (0, 0, 0));
-    o1 = __builtin_shufflevector (r1, r2, CDST64 (64, 0, 32));
-  }
-  colour_put (o0, o1, a0, srow, drow);
-}
+/* the strip's output bytes @o0 (pixels 0-15: colour samples 0-47, r0 and
+ * r1) and @o1 (pixels 16-31: samples 48-95, r1 from byte 32 and r2) */
+#define COLOUR_OUT(r0, r1, r2, off, o0, o1) do {                          \
+    o0 = __builtin_shufflevector (r0, r1, CDST64 (0, off, 0));            \
+    o1 = __builtin_shufflevector (r1, r2, CDST64 (64, off, 32));          \
+  } while (0)
 
 #else /* FIXED_COLOUR == 2 */
 /* output byte b (0..63) of a half of the strip from the rounded samples
@@ -2338,6 +2306,14 @@ colour_store (const fix32_t * a, int a0, __global const uchar * srow,
 #define LDST64(off, hw) LDST16 (0, off, hw), LDST16 (16, off, hw), \
     LDST16 (32, off, hw), LDST16 (48, off, hw)
 
+/* the strip's output bytes @o0 (pixels 0-15: r0 and words 0-3 of r2) and
+ * @o1 (pixels 16-31: r1 and words 4-7 of r2) */
+#define COLOUR_OUT(r0, r1, r2, off, o0, o1) do {                          \
+    o0 = __builtin_shufflevector (r0, r2, LDST64 (off, 0));               \
+    o1 = __builtin_shufflevector (r1, r2, LDST64 (off, 4));               \
+  } while (0)
+#endif
+
 /* Rounds the strip's 96 colour sums @a (colour_load's lanes) and stores
  * them at @drow between the pass-through samples of @srow */
 inline void
@@ -2347,18 +2323,20 @@ colour_store (const fix32_t * a, int a0, __global const uchar * srow,
   u8x64_t r0 = __builtin_astype (round_fixed (a[0]), u8x64_t);
   u8x64_t r1 = __builtin_astype (round_fixed (a[1]), u8x64_t);
   u8x64_t r2 = __builtin_astype (round_fixed (a[2]), u8x64_t);
+  const u8x64_t lane = (u8x64_t) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
+      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
+      2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
+      2, 3);
+  uchar pass = a0 ? 0 : 3;
   u8x64_t o0, o1;
 
-  if (a0) {
-    o0 = __builtin_shufflevector (r0, r2, LDST64 (1, 0));
-    o1 = __builtin_shufflevector (r1, r2, LDST64 (1, 4));
-  } else {
-    o0 = __builtin_shufflevector (r0, r2, LDST64 (0, 0));
-    o1 = __builtin_shufflevector (r1, r2, LDST64 (0, 4));
-  }
-  colour_put (o0, o1, a0, srow, drow);
+  if (a0)
+    COLOUR_OUT (r0, r1, r2, 1, o0, o1);
+  else
+    COLOUR_OUT (r0, r1, r2, 0, o0, o1);
+  STORE64 (lane == pass ? LOAD64 (srow) : o0, drow);
+  STORE64 (lane == pass ? LOAD64 (srow + 64) : o1, drow + 64);
 }
-#endif
 
 /* A colour-path work-item (see above) whose strip and row-pass taps lie
  * inside the row */
@@ -2487,8 +2465,7 @@ colour_work_item (__global const uchar * sbase, int sstride,
 /* The separable kernel (sep_strips' arguments and layout). Built with
  * -D FIXED_COLOUR=1 or 2 (the element's choice: the host CPU has AVX-512
  * VBMI or AVX2), 4-sample pixels with a pass-through sample take the colour
- * path,
- * COLOUR_STRIP samples per work-item; other pixels, STRIP. */
+ * path, COLOUR_STRIP samples per work-item; other pixels, STRIP. */
 __kernel void
 sep_fixed (__global const uchar * src, uint soff, int sstride,
     __global uchar * dst, uint doff, int dstride, int width, int height,
