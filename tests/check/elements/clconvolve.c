@@ -557,6 +557,42 @@ GST_START_TEST (test_fixed_point)
 
 GST_END_TEST;
 
+/* One element renegotiated between formats with and without a pass-through
+ * byte: each caps builds the program its planes need (on CPU devices the
+ * colour path only where a plane takes it), against the reference */
+GST_START_TEST (test_caps_change_format)
+{
+  static const GstVideoFormat order[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_ARGB,
+    GST_VIDEO_FORMAT_RGBA
+  };
+  GstHarness *h = gst_harness_new ("clconvolve");
+  Params p;
+  guint i;
+
+  params_init (&p);
+  params_preset (&p, REF_PRESET_GAUSSIAN, 1.4, 3);
+  apply_params (h->element, &p);
+  for (i = 0; i < G_N_ELEMENTS (order); i++) {
+    GstVideoInfo info;
+    GstCaps *caps = test_caps_new (order[i], 203, 37);
+    GstBuffer *in = test_frame_new (order[i], 203, 37, TEST_LAYOUT_PACKED,
+        90 + i, &info), *out;
+
+    gst_harness_set_caps (h, gst_caps_ref (caps), caps);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+        GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    fail_unless (out != NULL);
+    check_output (in, &info, out, &p, gst_video_format_to_string (order[i]));
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* The local-memory tile kernel, run on whatever device is here */
 GST_START_TEST (test_gpu_variant)
 {
@@ -1799,6 +1835,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_kernel_sizes);
   tcase_add_test (tc, test_separable);
   tcase_add_test (tc, test_fixed_point);
+  tcase_add_test (tc, test_caps_change_format);
   tcase_add_test (tc, test_gpu_variant);
   tcase_add_test (tc, test_px_sparse);
   tcase_add_test (tc, test_px_local);
