@@ -1987,6 +1987,22 @@ mirrored_pairs (__constant int4 * taps, int n, int field)
   return n / 2;
 }
 
+/* One pass's taps for the loops: @coef[t] the Q16 coefficient, doubled
+ * for the first (returned) mirrored_pairs, @pos[t] = @base + offset *
+ * @scale (@field 0: dx, row taps; 1: dy, column taps) */
+inline int
+pass_taps (__constant int4 * taps, int n, int field, int scale, int base,
+    ushort * coef, int *pos)
+{
+  int np = mirrored_pairs (taps, n, field);
+
+  for (int t = 0; t < n; t++) {
+    coef[t] = (ushort) (taps[t].w << (t < np));
+    pos[t] = base + (field ? taps[t].y : taps[t].x) * scale;
+  }
+  return np;
+}
+
 /* Row pass of input row @yy (-1: the border row): 64 samples as Q8 sums
  * in Q8_LO / Q8_HI lane order into @h. @coef and @off: each tap's Q16
  * coefficient (doubled for the first @np, mirrored_pairs) and offset in
@@ -2072,22 +2088,13 @@ sep_fixed_strip (__global const uchar * sbase, int sstride,
   ushort rcoef[SEP_MAX_TAPS], ccoef[SEP_MAX_TAPS];
   int roff[SEP_MAX_TAPS], cring[SEP_MAX_TAPS];
   int cmap[STRIP + 2 * MAX_APRON];
-  int rp = mirrored_pairs (row_taps, nrow, 0);
-  int cp = mirrored_pairs (col_taps, ncol, 1);
+  int rp = pass_taps (row_taps, nrow, 0, ch, 0, rcoef, roff);
+  /* the ring row of tap t for output row y: (y - y0 + cring[t]) % RING */
+  int cp = pass_taps (col_taps, ncol, 1, 1, ry, ccoef, cring);
   fix32_t init = (fix32_t) ((ushort) ((ncol - cp) / 2));
 
   if (sx >= rowlen || y0 >= height)
     return;
-  /* a pair's coefficient doubled (mirrored_pairs) */
-  for (int t = 0; t < nrow; t++) {
-    rcoef[t] = (ushort) (row_taps[t].w << (t < rp));
-    roff[t] = row_taps[t].x * ch;
-  }
-  /* the ring row of tap t for output row y: (y - y0 + cring[t]) % RING */
-  for (int t = 0; t < ncol; t++) {
-    ccoef[t] = (ushort) (col_taps[t].w << (t < cp));
-    cring[t] = ry + col_taps[t].y;
-  }
   edge_columns_fixed (sx, rxs, rowlen, width, ch, border, cmap);
   /* ring row k holds input row y0 - ry + k */
   for (int k = 0; k < 2 * ry; k++)
@@ -2350,18 +2357,9 @@ sep_fixed_colour (__global const uchar * sbase, int sstride,
   fix32_t ring[RING][3];
   ushort rcoef[SEP_MAX_TAPS], ccoef[SEP_MAX_TAPS];
   int roff[SEP_MAX_TAPS], cring[SEP_MAX_TAPS];
-  int rp = mirrored_pairs (row_taps, nrow, 0);
-  int cp = mirrored_pairs (col_taps, ncol, 1);
+  int rp = pass_taps (row_taps, nrow, 0, 4, 0, rcoef, roff);
+  int cp = pass_taps (col_taps, ncol, 1, 1, ry, ccoef, cring);
   fix32_t init = (fix32_t) ((ushort) ((ncol - cp) / 2));
-
-  for (int t = 0; t < nrow; t++) {
-    rcoef[t] = (ushort) (row_taps[t].w << (t < rp));
-    roff[t] = row_taps[t].x * 4;
-  }
-  for (int t = 0; t < ncol; t++) {
-    ccoef[t] = (ushort) (col_taps[t].w << (t < cp));
-    cring[t] = ry + col_taps[t].y;
-  }
   for (int k = 0; k < 2 * ry; k++)
     colour_row_pass (sbase, sstride, map_index (y0 - ry + k, height, border),
         sx, a0, rcoef, roff, nrow, rp, bval, ring[k & (RING - 1)]);
