@@ -104,7 +104,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define BOX_TILE_H 16
 #define BOX_TILE_PITCH 272       /* BT_PITCH */
 #define BOX_TILE_LOCAL_GRAY (BOX_TILE_H * BOX_TILE_PITCH * 4)
-#define BOX_TILE_LOCAL_RGB (BOX_TILE_H * BOX_TILE_PITCH * 8)
+/* 3-sample pixels: two words of column sums, and 4-byte pixels' kept bytes */
+#define BOX_TILE_LOCAL_RGB (BOX_TILE_H * BOX_TILE_PITCH * 8 + \
+    BOX_TILE_H * BOX_TILE_WG)
 #define BOX_ENV "GST_CL_INTEGRAL_BOX"
 /* GPU strip kernels: sum and squares planes come from one program (PAIR in
  * integral.cl: three launches and one frame read each, not six); "0" builds

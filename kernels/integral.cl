@@ -2399,6 +2399,15 @@ typedef uint2 bt_col;
 #define BT_WIDEN(w) ((uint2) ((w) & 0x00ff00ff, ((w) >> 8) & 0xff))
 #endif
 
+/* the byte of a 4-byte pixel that passes through (alpha, padding) */
+#define BT_KOFF (6 - ROFF - GOFF - BOFF)
+/* 4-byte pixels: interior tiles of radius <= 7 keep that byte of their 16
+ * rows in local memory from the vertical slide's loads (which cover those
+ * rows there), so that the stores need no load */
+#define BT_KEEP (CH == 3 && PSTRIDE == 4)
+
+/* a pixel's R, G, B in bytes 0-2 (CH=3; 4-byte pixels: the kept byte in
+ * byte 3) */
 uint bt_fetch (__global const uchar * row, int x);
 
 uint
@@ -2407,10 +2416,10 @@ bt_fetch (__global const uchar * row, int x)
 #if CH == 1
   return ((__global const SRC_T *) row)[x];
 #elif PSTRIDE == 4
-  uchar4 p = as_uchar4 (((__global const uint *) row)[x]);
+  uint w = ((__global const uint *) row)[x];
 
-  return BT_LANE (p, ROFF) | (uint) BT_LANE (p, GOFF) << 8 |
-      (uint) BT_LANE (p, BOFF) << 16;
+  return (w >> 8 * ROFF & 0xff) | (w >> 8 * GOFF & 0xff) << 8 |
+      (w >> 8 * BOFF & 0xff) << 16 | (w >> 8 * BT_KOFF) << 24;
 #else
   __global const uchar *p = row + (size_t) x * PSTRIDE;
 
@@ -2430,8 +2439,16 @@ box_mean_tile (__global const uchar * src, uint src_off, int src_stride,
    * column sums, whose 8-byte vectors need the stricter alignment) */
   __local bt_col cols[BT_H * BT_PITCH];
   __local uint *lmem = (__local uint *) cols;
+#if BT_KEEP
+  __local uchar kept[BT_H * BT_WG];
+#endif
   int r = radius, lid = get_local_id (0), i, k;
   int tx = get_group_id (0) * (BT_WG - 2 * r), ty = get_group_id (1) * BT_H;
+#if BT_KEEP
+  /* the slide's rows cover the tile's: the kept bytes come from them */
+  bool keep_local = ty - r >= 0 && ty + BT_H + r <= height &&
+      r <= (BT_H - 2) / 2;
+#endif
 
   /* vertical: column tx - r + lid; columns outside the frame add nothing */
   {
@@ -2466,6 +2483,17 @@ box_mean_tile (__global const uchar * src, uint src_off, int src_stride,
           if (i + 1 < BT_H)
             s += BT_WIDEN (in[i]) - BT_WIDEN (out[i]);
         }
+#if BT_KEEP
+        /* out[i] is row ty - r + i, in[i] row ty + r + 1 + i */
+        if (keep_local)
+#pragma unroll
+          for (i = 0; i < BT_H - 1; i++) {
+            if (i >= r)
+              kept[(i - r) * BT_WG + lid] = (uchar) (out[i] >> 24);
+            if (i + r + 1 < BT_H)
+              kept[(i + r + 1) * BT_WG + lid] = (uchar) (in[i] >> 24);
+          }
+#endif
       } else {
         for (i = 0; i < rows; i++) {
           cols[BT_AT (i, lid)] = BT_COL (s);
@@ -2566,7 +2594,9 @@ box_mean_tile (__global const uchar * src, uint src_off, int src_stride,
 #if CH == 1
       ((__global SRC_T *) drow)[x] = (SRC_T) m;
 #elif PSTRIDE == 4
-      uchar4 p = as_uchar4 (((__global const uint *) SRC_ROW (y))[x]);
+      uchar4 p = keep_local ?
+          as_uchar4 ((uint) kept[row * BT_WG + lid + r] << 8 * BT_KOFF) :
+          as_uchar4 (((__global const uint *) SRC_ROW (y))[x]);
 
       BT_LANE (p, ROFF) = (uchar) m;
       BT_LANE (p, GOFF) = (uchar) (m >> 8);
