@@ -10,7 +10,9 @@
  * so no unchecked bytes ever reach the driver. Binaries are read back from
  * the driver and written from a worker thread, never the streaming thread.
  * GST_CL_KERNEL_DIR=path/to/kernels makes the plugin read .cl files from
- * there instead of the embedded copies. */
+ * there instead of the embedded copies; GST_CL_BUILD_OPTIONS adds options
+ * to every build (e.g. -cl-nv-verbose, whose register counts then appear in
+ * the DEBUG log with each build log). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -438,6 +440,16 @@ warning_options (void)
       "" : " -w";
 }
 
+/* GST_CL_BUILD_OPTIONS (development: compiler reports, experiments); part of
+ * a program's key, so programs built with them are kept apart */
+static const gchar *
+extra_options (void)
+{
+  const gchar *extra = g_getenv ("GST_CL_BUILD_OPTIONS");
+
+  return extra ? extra : "";
+}
+
 cl_program
 gst_cl_context_get_program (GstClContext * ctx, const gchar * file,
     const gchar * options, gchar ** build_log, GError ** error)
@@ -451,8 +463,8 @@ gst_cl_context_get_program (GstClContext * ctx, const gchar * file,
   if (!source)
     return NULL;
   source_hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, source, -1);
-  full_options = g_strdup_printf ("%s%s %s", BASE_OPTIONS, warning_options (),
-      options ? options : "");
+  full_options = g_strdup_printf ("%s%s %s %s", BASE_OPTIONS,
+      warning_options (), options ? options : "", extra_options ());
   key = g_strdup_printf ("%s|%s", source_hash, full_options);
 
   g_mutex_lock (&ctx->lock);
