@@ -2453,6 +2453,36 @@ bt_fetch (__global const uchar * row, int x)
 
 #define BT_LOAD(row, x) BT_WIDEN (bt_fetch (row, x))
 
+/* row @row of the tile's means from local memory to the frame: a step of
+ * box_mean_tile's stores, in its variables (a macro, so that full tiles
+ * unroll all 16 and issue their local reads together: H200, 4K RGBA
+ * 55.3 -> 54.8 us, GRAY8 34.5 -> 33.0 us) */
+#if CH == 1
+#define BT_STORE_ROW(row) ((__global SRC_T *) (dst + dst_off + \
+        (size_t) (ty + (row)) * dst_stride))[x] = (SRC_T) lmem[BT_AT (row, lid)]
+#elif PSTRIDE == 4
+#define BT_STORE_ROW(row) do { \
+    uint m_ = lmem[BT_AT (row, lid)]; \
+    uchar4 p_ = keep_local ? \
+        as_uchar4 ((uint) kept[(row) * BT_WG + lid + r] << 8 * BT_KOFF) : \
+        as_uchar4 (((__global const uint *) SRC_ROW (ty + (row)))[x]); \
+    BT_LANE (p_, ROFF) = (uchar) m_; \
+    BT_LANE (p_, GOFF) = (uchar) (m_ >> 8); \
+    BT_LANE (p_, BOFF) = (uchar) (m_ >> 16); \
+    ((__global uint *) (dst + dst_off + (size_t) (ty + (row)) * \
+          dst_stride))[x] = as_uint (p_); \
+  } while (0)
+#else
+#define BT_STORE_ROW(row) do { \
+    uint m_ = lmem[BT_AT (row, lid)]; \
+    __global uchar *p_ = dst + dst_off + (size_t) (ty + (row)) * dst_stride + \
+        (size_t) x * PSTRIDE; \
+    p_[ROFF] = (uchar) m_; \
+    p_[GOFF] = (uchar) (m_ >> 8); \
+    p_[BOFF] = (uchar) (m_ >> 16); \
+  } while (0)
+#endif
+
 __kernel __attribute__ ((reqd_work_group_size (BT_WG, 1, 1)))
 void
 box_mean_tile (__global const uchar * src, uint src_off, int src_stride,
@@ -2559,7 +2589,14 @@ box_mean_tile (__global const uchar * src, uint src_off, int src_stride,
       bt_sum s = 0;
       bt_col sp = 0;
 
-      if (packed) {
+      if (packed && 2 * r + 1 <= BT_SEG - 1) {
+        /* the first window's local reads in flight together, not in a
+         * loop (H200, 4K RGBA 56.1 -> 55.3 us) */
+#pragma unroll
+        for (k = 0; k < BT_SEG - 1; k++)
+          if (k <= 2 * r)
+            sp += cols[BT_AT (row, c0 + k)];
+      } else if (packed) {
         for (k = 0; k + 3 <= 2 * r; k += 4)
           sp += (cols[BT_AT (row, c0 + k)] + cols[BT_AT (row, c0 + k + 1)]) +
               (cols[BT_AT (row, c0 + k + 2)] + cols[BT_AT (row, c0 + k + 3)]);
@@ -2623,29 +2660,13 @@ box_mean_tile (__global const uchar * src, uint src_off, int src_stride,
 
     if (lid >= BT_WG - 2 * r || x >= width)
       return;
-    for (row = 0; row < min (BT_H, height - ty); row++) {
-      int y = ty + row;
-      uint m = lmem[BT_AT (row, lid)];
-      __global uchar *drow = dst + dst_off + (size_t) y * dst_stride;
-
-#if CH == 1
-      ((__global SRC_T *) drow)[x] = (SRC_T) m;
-#elif PSTRIDE == 4
-      uchar4 p = keep_local ?
-          as_uchar4 ((uint) kept[row * BT_WG + lid + r] << 8 * BT_KOFF) :
-          as_uchar4 (((__global const uint *) SRC_ROW (y))[x]);
-
-      BT_LANE (p, ROFF) = (uchar) m;
-      BT_LANE (p, GOFF) = (uchar) (m >> 8);
-      BT_LANE (p, BOFF) = (uchar) (m >> 16);
-      ((__global uint *) drow)[x] = as_uint (p);
-#else
-      __global uchar *p = drow + (size_t) x * PSTRIDE;
-
-      p[ROFF] = (uchar) m;
-      p[GOFF] = (uchar) (m >> 8);
-      p[BOFF] = (uchar) (m >> 16);
-#endif
+    if (ty + BT_H <= height) {
+#pragma unroll
+      for (row = 0; row < BT_H; row++)
+        BT_STORE_ROW (row);
+    } else {
+      for (row = 0; row < height - ty; row++)
+        BT_STORE_ROW (row);
     }
   }
 }
