@@ -219,6 +219,14 @@ struct _GstClConvolve
   gboolean fixed_ok;
   /* ... and sep_fixed's colour path: host_colour_path () */
   gint fixed_colour;
+  /* The integer program's sep_fixed (exact sums, uses_exact16): prepared
+   * with the current path where the stream starts on such a matrix
+   * (exact16_start), else by a job of its own (exact16_job) on non-live
+   * streams only, since a live one waits for every preparation before its
+   * first frame; frames take it once ready (exact16_ready, streaming
+   * thread), sep_strips until then. Set in set_info. */
+  gboolean exact16_start, exact16_ready;
+  guint exact16_job;
   gint separable_min;           /* separable matrices at least this wide (or
                                  * tall) take the two-pass path */
   gboolean depth16;
@@ -754,6 +762,10 @@ static gboolean warm_up_now (GstClConvolve * self, gint arith,
     gboolean separable);
 static void warm_up_in_background (GstClConvolve * self, gint arith,
     gint separable, gboolean first);
+static guint add_warm_job (GstClConvolve * self, gint arith, gint separable);
+/* WarmJob.separable of the job that prepares the integer program's
+ * sep_fixed alone */
+#define EXACT16_JOB 2
 static gboolean ensure_first (GstClConvolve * self, gboolean integer);
 static gboolean first_pays_off (GstClConvolve * self,
     const GstClConvolveKernel * k);
@@ -799,11 +811,21 @@ host_colour_path (void)
   return 0;
 }
 
-/* whether this stream's device and format have the fixed-point kernels */
+/* whether this stream's device and format have the fixed-point kernels
+ * (in both programs: the integer one's sum exactly, kernels/convolve.cl) */
 static gboolean
-has_fixed_kernels (GstClConvolve * self, gboolean integer)
+has_fixed_kernels (GstClConvolve * self)
 {
-  return self->fixed_ok && !self->use_tile && !self->depth16 && !integer;
+  return self->fixed_ok && !self->use_tile && !self->depth16;
+}
+
+/* whether frames filtered with @k take the integer program's sep_fixed,
+ * exact sums in 16-bit lanes (box blurs), instead of sep_strips (exact
+ * too, 2.5-3.5x slower): once it is ready (exact16_ready) */
+static gboolean
+uses_exact16 (GstClConvolve * self, const GstClConvolveKernel * k)
+{
+  return k->exact16 && self->exact16_ready;
 }
 
 /* the arithmetic frames filtered with @k use */
@@ -814,7 +836,7 @@ path_arith (GstClConvolve * self, const GstClConvolveKernel * k)
     return ARITH_INTEGER;
   /* fixed point's error bound assumes the path @k was derived for: a
    * separable matrix forced through the 2-D path stays in float */
-  return k->fixed && has_fixed_kernels (self, FALSE) &&
+  return k->fixed && has_fixed_kernels (self) &&
       takes_separable_path (self, k) == k->separable ? ARITH_FIXED :
       ARITH_FLOAT;
 }
@@ -982,6 +1004,10 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   GST_OBJECT_LOCK (self);
   arith = path_arith (self, self->kernel);
   separable = takes_separable_path (self, self->kernel);
+  self->exact16_start = separable && self->kernel->exact16 &&
+      has_fixed_kernels (self);
+  self->exact16_ready = FALSE;
+  self->exact16_job = 0;
   GST_OBJECT_UNLOCK (self);
   passthrough = gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
   live = gst_cl_base_filter_upstream_is_live (filter);
@@ -1003,11 +1029,22 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   if (!first && !self->use_tile && !passthrough && !warm_up_now (self, arith,
           separable))
     return FALSE;
+  self->exact16_ready = self->exact16_start && !first && !passthrough;
+  if (self->exact16_ready)
+    GST_INFO_OBJECT (self, "sep_fixed for exact sums ready");
   /* the worker starts after the first frame (the base class starts it), so
    * that a one-frame pipeline has stopped before it would begin a build;
    * with conv2d_first the current path comes first */
   if (!self->first_only)
     warm_up_in_background (self, arith, passthrough ? -1 : separable, first);
+  if (self->warmup && !self->exact16_ready && has_fixed_kernels (self)) {
+    if (self->exact16_start && first)
+      self->exact16_job = self->warm_job[ARITH_INTEGER][1];
+    else if (!live)
+      self->exact16_job = add_warm_job (self, ARITH_INTEGER, EXACT16_JOB);
+  }
+  GST_DEBUG_OBJECT (self, "exact sums: from the start %d, ready %d, job %u",
+      self->exact16_start, self->exact16_ready, self->exact16_job);
   /* PoCL holds every kernel launch of the process while any thread
    * compiles, so on a live stream the background work would stall frames
    * early on, and a change made before it ends would wait for it. A live
@@ -1039,7 +1076,7 @@ has_colour_planes (GstClConvolve * self)
 static gchar *
 program_options (GstClConvolve * self, gboolean integer)
 {
-  gboolean fixed = has_fixed_kernels (self, integer);
+  gboolean fixed = has_fixed_kernels (self);
 
   return g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D CPU_ONLY=%d "
       "-D FIXED=%d -D FIXED_COLOUR=%d -D PX_MAX_R=0", self->depth16 ? 1 : 0,
@@ -1071,11 +1108,11 @@ create_kernels (GstClConvolve * self, cl_program program, gboolean integer,
     *name = "sep_strips";
     k->sep = clCreateKernel (program, *name, &err);
   }
-  if (err == CL_SUCCESS && has_fixed_kernels (self, integer)) {
+  if (err == CL_SUCCESS && has_fixed_kernels (self)) {
     *name = "conv2d_fixed";
     k->strips_fixed = clCreateKernel (program, *name, &err);
   }
-  if (err == CL_SUCCESS && has_fixed_kernels (self, integer)) {
+  if (err == CL_SUCCESS && has_fixed_kernels (self)) {
     *name = "sep_fixed";
     k->sep_fixed = clCreateKernel (program, *name, &err);
   }
@@ -1132,10 +1169,13 @@ get_kernels (GstClConvolve * self, gboolean integer)
   return k;
 }
 
-/* @q: the Q16 value the fixed-point kernels read in .w, where .w is not
- * the integer coefficient */
+/* A tap (dx, dy, coefficient, 16-bit value): the coefficient @c as the
+ * kernels of its program read it (an int in the integer program, float
+ * bits in the other), and @q, the value sep_fixed and conv2d_fixed
+ * multiply by, where @q16 (else the coefficient as an int) */
 static void
-pack_tap (cl_int * t, gint dx, gint dy, gdouble c, gboolean fixed, guint16 q)
+pack_tap (cl_int * t, gint dx, gint dy, gdouble c, gboolean integer,
+    gboolean q16, guint16 q)
 {
   union
   {
@@ -1146,8 +1186,8 @@ pack_tap (cl_int * t, gint dx, gint dy, gdouble c, gboolean fixed, guint16 q)
   u.f = (cl_float) c;
   t[0] = dx;
   t[1] = dy;
-  t[2] = u.i;
-  t[3] = fixed ? q : (cl_int) c;
+  t[2] = integer ? (cl_int) c : u.i;
+  t[3] = q16 ? q : (cl_int) c;
 }
 
 /* Whether at most half the taps of @k's @side x @side square are not
@@ -1234,6 +1274,9 @@ upload_taps (GstClConvolve * self)
   const GstClConvolveKernel *k = self->frame_kernel;
   cl_int taps[GST_CL_CONVOLVE_MAX_TAPS * 4];
   gint rx = k->width / 2, ry = k->height / 2, i, j, n = 0, rows = 0;
+  /* the separable taps' .w: sep_fixed's 16-bit values (whether or not it
+   * is ready: the other kernels read .z) */
+  gboolean q16 = k->fixed || k->exact16;
   cl_int err;
 
   for (i = 0; i < k->height; i++) {
@@ -1241,7 +1284,7 @@ upload_taps (GstClConvolve * self)
     for (j = 0; j < k->width; j++)
       if (k->coef[i * k->width + j] != 0)
         pack_tap (&taps[4 * n++], j - rx, i - ry, k->coef[i * k->width + j],
-            k->fixed, k->qcoef[i * k->width + j]);
+            k->integer, k->fixed, k->qcoef[i * k->width + j]);
     rows += n > before;
   }
   self->n2d = n;
@@ -1291,7 +1334,8 @@ upload_taps (GstClConvolve * self)
   if (err == CL_SUCCESS && k->separable) {
     for (j = 0, n = 0; j < k->width; j++)
       if (k->row[j] != 0)
-        pack_tap (&taps[4 * n++], j - rx, 0, k->row[j], k->fixed, k->qrow[j]);
+        pack_tap (&taps[4 * n++], j - rx, 0, k->row[j], k->integer, q16,
+            k->qrow[j]);
     self->nrow = n;
     err = clEnqueueWriteBuffer (ctx->queue, self->taps_row, CL_TRUE, 0,
         MAX (n, 1) * sizeof (cl_int4), taps, 0, NULL, NULL);
@@ -1299,7 +1343,8 @@ upload_taps (GstClConvolve * self)
   if (err == CL_SUCCESS && k->separable) {
     for (i = 0, n = 0; i < k->height; i++)
       if (k->col[i] != 0)
-        pack_tap (&taps[4 * n++], 0, i - ry, k->col[i], k->fixed, k->qcol[i]);
+        pack_tap (&taps[4 * n++], 0, i - ry, k->col[i], k->integer, q16,
+            k->qcol[i]);
     self->ncol = n;
     err = clEnqueueWriteBuffer (ctx->queue, self->taps_col, CL_TRUE, 0,
         MAX (n, 1) * sizeof (cl_int4), taps, 0, NULL, NULL);
@@ -1593,7 +1638,7 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
     return launch_two_pass (self, ks, &c, p, in, out);
   if (takes_separable_path (self, k)) {
     /* CPU: both passes in one kernel, no intermediate buffer */
-    fixed = path_arith (self, k) == ARITH_FIXED;
+    fixed = path_arith (self, k) == ARITH_FIXED || uses_exact16 (self, k);
     if (fixed)
       sep_fixed_global (&c, self->fixed_colour != 0, g);
     else
@@ -1728,16 +1773,45 @@ cpu_path_kernel_name (gint arith, gboolean separable)
   return separable ? "sep_strips" : "conv2d_strips";
 }
 
-/* The current path's kernel, in set_info: the first frame needs it */
+/* Launches path (@arith, @separable)'s kernels once on @queue; the
+ * integer program's separable path has two where the stream started on
+ * exact sums, sep_strips and sep_fixed (uses_exact16), and a matrix set
+ * while playing may move frames from one to the other. @name: the kernel
+ * of a failure. */
+static cl_int
+warm_up_path (GstClConvolve * self, GstClContext * ctx,
+    cl_command_queue queue, gint arith, gboolean separable,
+    const gchar ** name)
+{
+  cl_kernel exact = arith == ARITH_INTEGER && separable &&
+      self->exact16_start ? self->kernels[1].sep_fixed : NULL;
+  cl_int err;
+
+  if (separable == EXACT16_JOB) {
+    *name = "sep_fixed";
+    return self->kernels[1].sep_fixed ? warm_up_kernel (ctx, queue,
+        self->kernels[1].sep_fixed, TRUE, TRUE) : CL_INVALID_KERNEL;
+  }
+  *name = cpu_path_kernel_name (arith, separable);
+  err = warm_up_kernel (ctx, queue, cpu_path_kernel (self, arith,
+          separable), separable, arith == ARITH_FIXED);
+  if (err == CL_SUCCESS && exact) {
+    *name = "sep_fixed";
+    err = warm_up_kernel (ctx, queue, exact, TRUE, TRUE);
+  }
+  return err;
+}
+
+/* The current path's kernels, in set_info: the first frame needs them */
 static gboolean
 warm_up_now (GstClConvolve * self, gint arith, gboolean separable)
 {
   GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
       (self));
+  const gchar *name;
   cl_int err;
 
-  err = warm_up_kernel (ctx, ctx->queue, cpu_path_kernel (self, arith,
-          separable), separable, arith == ARITH_FIXED);
+  err = warm_up_path (self, ctx, ctx->queue, arith, separable, &name);
   return gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
       "clEnqueueNDRangeKernel", "Could not prepare the convolution kernels");
 }
@@ -1746,8 +1820,10 @@ typedef struct
 {
   GstClConvolve *self;          /* outlives the job: reset joins the worker */
   gint arith;
-  gint separable;               /* kernel to launch: TRUE, FALSE, or -1:
-                                 * none (GPU compilers finish in the build) */
+  gint separable;               /* kernel to launch: TRUE, FALSE, -1:
+                                 * none (GPU compilers finish in the build),
+                                 * or EXACT16_JOB: the integer program's
+                                 * sep_fixed alone */
 } WarmJob;
 
 /* On the worker thread: makes path (@integer, @separable) ready, its
@@ -1784,11 +1860,8 @@ warm_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
     clReleaseProgram (program);
     created = TRUE;
   }
-  if (err == CL_SUCCESS && job->separable >= 0) {
-    name = cpu_path_kernel_name (job->arith, job->separable);
-    err = warm_up_kernel (ctx, queue, cpu_path_kernel (self, job->arith,
-            job->separable), job->separable, job->arith == ARITH_FIXED);
-  }
+  if (err == CL_SUCCESS && job->separable >= 0)
+    err = warm_up_path (self, ctx, queue, job->arith, job->separable, &name);
   if (err != CL_SUCCESS) {
     GST_WARNING_OBJECT (self, "background preparation of %s failed: %s",
         name, gst_cl_error_name (err));
@@ -2061,7 +2134,7 @@ warm_up_in_background (GstClConvolve * self, gint arith, gint separable,
   for (n = 0; n < G_N_ELEMENTS (order); n++) {
     gint a = order[n][0], s = order[n][1];
 
-    if (a == ARITH_FIXED && !has_fixed_kernels (self, FALSE))
+    if (a == ARITH_FIXED && !has_fixed_kernels (self))
       continue;
     if (a != arith || s != separable)
       self->warm_job[a][s] = add_warm_job (self, a, s);
@@ -2254,6 +2327,14 @@ gst_cl_convolve_process (GstClBaseFilter * filter, GstClFrame * in,
   chroma = self->chroma;
   GST_OBJECT_UNLOCK (self);
 
+  /* sep_fixed for exact sums, once its job is done */
+  if (self->exact16_job && gst_cl_warmup_is_done (self->warmup,
+          self->exact16_job)) {
+    self->exact16_job = 0;
+    self->exact16_ready = self->kernels[1].sep_fixed != NULL;
+    GST_INFO_OBJECT (self, "sep_fixed for exact sums %s",
+        self->exact16_ready ? "ready" : "failed: sep_strips");
+  }
   if (changed && !upload_taps (self))
     return FALSE;
   if (changed && self->first)

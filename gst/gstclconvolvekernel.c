@@ -353,6 +353,36 @@ derive_fixed (GstClConvolveKernel * k)
       to_q16 (k->col, k->height, rowsum / k->divisor, k->qcol);
 }
 
+static gboolean
+derive_exact16 (GstClConvolveKernel * k)
+{
+  gint64 rowsum = 0, colsum = 0;
+  gint i;
+
+  if (!k->integer || !k->separable || k->ibias != 0 ||
+      k->idivisor < GST_CL_CONVOLVE_EXACT16_MIN_DIVISOR ||
+      k->idivisor > GST_CL_CONVOLVE_EXACT16_MAX_DIVISOR)
+    return FALSE;
+  for (i = 0; i < k->width; i++) {
+    if (k->row[i] < 0 || k->row[i] > 255)
+      return FALSE;
+    rowsum += (gint64) k->row[i];
+  }
+  for (i = 0; i < k->height; i++) {
+    if (k->col[i] < 0 || k->col[i] > 255)
+      return FALSE;
+    colsum += (gint64) k->col[i];
+  }
+  /* a mirrored column pair's two rows add up to at most this too */
+  if (rowsum * colsum * 255 + k->idivisor / 2 > 65535)
+    return FALSE;
+  for (i = 0; i < k->width; i++)
+    k->qrow[i] = (guint16) ((gint) k->row[i] << 8);
+  for (i = 0; i < k->height; i++)
+    k->qcol[i] = (guint16) k->col[i];
+  return TRUE;
+}
+
 gboolean
 gst_cl_convolve_kernel_derive (GstClConvolveKernel * k, gdouble divisor,
     gdouble bias, gboolean absolute, gchar ** why)
@@ -403,6 +433,7 @@ gst_cl_convolve_kernel_derive (GstClConvolveKernel * k, gdouble divisor,
       (k->integer ? factor_integer (k) : factor_float (k));
 
   k->fixed = derive_fixed (k);
+  k->exact16 = derive_exact16 (k);
 
   k->identity = bias == 0 && k->coef[center] / divisor == 1.0;
   for (i = 0; i < n && k->identity; i++)

@@ -74,7 +74,17 @@ typedef struct
   gboolean fixed;
   guint16 qcoef[GST_CL_CONVOLVE_MAX_TAPS];
   guint16 qrow[GST_CL_CONVOLVE_MAX_SIZE], qcol[GST_CL_CONVOLVE_MAX_SIZE];
+
+  /* Exact sums in fixed point's 16-bit lanes (CPU devices, 8-bit samples):
+   * an integer separable matrix of non-negative factors (row factors up
+   * to 255), no bias and a divisor of 3 to 1024 (the kernels' division), whose
+   * sums of 8-bit samples plus half the divisor fit 16 bits (box blurs up
+   * to 15x15). qrow then holds c << 8 and qcol c; results are exact. */
+  gboolean exact16;
 } GstClConvolveKernel;
+
+#define GST_CL_CONVOLVE_EXACT16_MIN_DIVISOR 3
+#define GST_CL_CONVOLVE_EXACT16_MAX_DIVISOR 1024
 
 /* Fills @coef (row order), @width and @height with a preset's matrix.
  * @sigma/@radius are used by gaussian (radius 0: ceil(3 sigma)) and box

@@ -14,8 +14,8 @@
  *
  * Options: -D DEPTH16=0|1 (8- or 16-bit little-endian samples),
  * -D INTEGER=0|1, -D CPU_ONLY=1 (only the strip kernels, those of CPU
- * devices: a smaller program builds faster), -D FIXED=1 (with CPU_ONLY, 8-bit
- * and float: also the fixed-point kernels, which use clang's 32-lane
+ * devices: a smaller program builds faster), -D FIXED=1 (with CPU_ONLY and
+ * 8-bit samples: also the fixed-point kernels, which use clang's 32-lane
  * vectors; for CPU devices only, GPU compilers refuse them), -D
  * FIXED_COLOUR=1|2 (with FIXED, where the CPU has AVX-512 VBMI or AVX2:
  * sep_fixed's colour path, see there), -D PX_ONLY=1
@@ -35,9 +35,12 @@
  *   sep_strips (CPU): separable matrices, both 1-D passes fused: a
  *     work-item owns STRIP samples x SEP_ROWS rows and keeps the row pass
  *     in a private ring of 32 rows.
- *   conv2d_fixed / sep_fixed (CPU, 8-bit samples, float program): the same
- *     two in 16-bit fixed point for matrices of non-negative coefficients
- *     (see "Fixed point" below); the tap's .w then holds the Q16 value.
+ *   conv2d_fixed / sep_fixed (CPU, 8-bit samples): the same two in 16-bit
+ *     lanes, in fixed point for float matrices of non-negative
+ *     coefficients (see "Fixed point" below) and, in the integer program,
+ *     with exact sums for integer separable ones (see "Exact sums"); the
+ *     tap's .w holds the 16-bit value they multiply by, .z the coefficient
+ *     (float bits, or an int in the integer program).
  *   conv2d_reg1..5 (GPU, up to 11x11): register-blocked, see below.
  *   conv2d_px<R>_1, _4 (GPU, up to 7x7, 1-sample and 8-bit 4-sample
  *     pixels): no local memory, rows read from global memory, see below.
@@ -91,7 +94,7 @@ typedef sample16_t __attribute__ ((aligned (1))) usample16_t;
 typedef int acc_t;
 typedef int16 acc16_t;
 #define convert_acc16 convert_int16
-#define COEF(t) ((t).w)
+#define COEF(t) ((t).z)
 #define ACC_MAD(c, v, a) ((a) + (c) * (v))
 #else
 typedef float acc_t;
@@ -1588,7 +1591,7 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
  * sample value each) plus the coefficients' rounding (255 / 2^17 per tap):
  * under 1/256 per tap in all (docs/clconvolve.md, "Arithmetic"); the
  * separable kernel's mirrored pairs (mirrored_pairs) keep that bound. */
-#if CPU_ONLY && FIXED && !DEPTH16 && !INTEGER
+#if CPU_ONLY && FIXED && !DEPTH16
 
 /* OpenCL C stops at 16 lanes: 32-lane vectors are clang's extension, so
  * that one operation fills an AVX-512 register (built-ins such as mul_hi
@@ -1667,6 +1670,27 @@ typedef ushort fix16_t __attribute__ ((ext_vector_type (16)));
         __builtin_astype ((a), avg_hi_t), __builtin_astype ((b), avg_hi_t)), \
     fix16_t)
 #endif
+/* mul_hi32 as the x86 built-in, for products whose factors come from
+ * 16-bit arithmetic: LLVM would otherwise widen that arithmetic to 32-bit
+ * lanes as well, as with avg32 (exact sums' division: 1080p GRAY8 box
+ * 3x3 0.53 ms, 0.31 with the built-in) */
+#if defined (__AVX512BW__)
+#define MULHI16(a, b) __builtin_astype (__builtin_ia32_pmulhuw512 ( \
+        __builtin_astype ((a), avg_hi_t), __builtin_astype ((b), avg_hi_t)), \
+    fix32_t)
+#elif defined (__AVX2__)
+#define MULHI16_HALF(a, b) __builtin_astype (__builtin_ia32_pmulhuw256 ( \
+        __builtin_astype ((a), avg_hi_t), __builtin_astype ((b), avg_hi_t)), \
+    fix16_t)
+#define MULHI16(a, b) __builtin_shufflevector ( \
+    MULHI16_HALF (__builtin_shufflevector ((a), (a), HALF_LO), \
+        __builtin_shufflevector ((b), (b), HALF_LO)), \
+    MULHI16_HALF (__builtin_shufflevector ((a), (a), HALF_HI), \
+        __builtin_shufflevector ((b), (b), HALF_HI)), HALF_LO, HALF_HI)
+#else
+#define MULHI16(a, b) mul_hi32 ((a), (b))
+#endif
+
 inline fix32_t
 avg32 (fix32_t a, fix32_t b)
 {
@@ -1683,6 +1707,81 @@ avg32 (fix32_t a, fix32_t b)
 #else
   return __builtin_convertvector ((__builtin_convertvector (a, fix32w_t) +
           __builtin_convertvector (b, fix32w_t) + 1) >> 1, fix32_t);
+#endif
+}
+
+/* Exact sums (the integer program, -D INTEGER=1): integer matrices of
+ * non-negative coefficients whose sums of 8-bit samples fit 16 bits (box
+ * blurs up to 15x15, binomial ones), separable (sep_fixed; the element
+ * decides: gst_cl_convolve_kernel_derive's exact16). The same loads and
+ * lanes as fixed point: a row tap's .w holds c << 8, so the high half of
+ * (x << 8) * (c << 8) is x * c exactly (a mirrored pair's exact average
+ * (x + x') << 7 times 2c << 8 likewise); the row sums are then plain
+ * integers, so the column pass multiplies them by c (.w = c) in the low
+ * half and adds a pair's two rows instead of averaging them. Nothing is
+ * truncated, so no sum starts at a rounding offset, and the result is
+ * (sum + d / 2) / d exactly (fix_div: d = the divisor): bit-exact as the
+ * integer path's other kernels. */
+#define EXACT INTEGER
+/* a pass of @n products starts at this many units: half the products'
+ * truncations in fixed point, none in exact sums */
+#define FIX_START(n) ((fix32_t) ((ushort) (EXACT ? 0 : (n) / 2)))
+
+/* the column pass's product of row sums @h and coefficient @c */
+inline fix32_t
+col_mul (fix32_t h, fix32_t c)
+{
+#if EXACT
+  return h * c;
+#else
+  return mul_hi32 (h, c);
+#endif
+}
+
+/* a mirrored column pair's two rows of sums, for one product */
+inline fix32_t
+col_pair (fix32_t a, fix32_t b)
+{
+#if EXACT
+  return a + b;
+#else
+  return avg32 (a, b);
+#endif
+}
+
+/* Dividing exact sums by d (3 to 1024), rounded half up: n = sum + x,
+ * then (t + ((n - t) >> 1)) >> (l - 1) with t the high half of n * y and
+ * l = ceil (log2 d): Granlund and Montgomery's division by an invariant
+ * (Figure 4.1 of their 1994 paper), exact for every n < 2^16
+ * (tests/check/elements/clconvolve.c checks every n for every d the
+ * element allows). The last shift, whose count is not a constant, is a
+ * multiply by z = 2^(16 - (l - 1)) keeping the high half: AVX2 has no
+ * 16-bit shift by a vector, and LLVM split the shift by a run-time count
+ * into lanes (1080p GRAY8 box 3x3: 0.54 ms, 0.41 with constant counts).
+ * Unused by fixed point. */
+typedef uint4 fix_div_t;
+
+inline fix_div_t
+fix_div_new (int divisor)
+{
+  uint d = clamp (divisor, 3, 1024), l = 32 - clz (d - 1);
+
+  return (fix_div_t) (d / 2, (((1u << l) - d) << 16) / d + 1,
+      1u << (17 - l), 0);
+}
+
+/* 32 sums (Q8 in fixed point, integers in exact sums) to samples, rounded
+ * half up, not yet clamped to 255 */
+inline fix32_t
+fix_round (fix32_t a, fix_div_t dq)
+{
+#if EXACT
+  fix32_t n = a + (fix32_t) ((ushort) dq.x);
+  fix32_t t = MULHI16 (n, (fix32_t) ((ushort) dq.y));
+
+  return MULHI16 (t + ((n - t) >> 1), (fix32_t) ((ushort) dq.z));
+#else
+  return (a >> 8) + ((a >> 7) & (fix32_t) 1);
 #endif
 }
 
@@ -1748,10 +1847,10 @@ fill_row_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
  * at sample @s, keeping channel @alpha_pos */
 inline void
 store_fixed (fix32_t acc, int s, int n, int alpha_pos,
-    __global const uchar * srow, __global uchar * drow)
+    __global const uchar * srow, __global uchar * drow, fix_div_t dq)
 {
-  const fix32_t one = 1, top = 255;
-  fix32_t r = (acc >> 8) + ((acc >> 7) & one);
+  const fix32_t top = 255;
+  fix32_t r = fix_round (acc, dq);
   u8x32_t v = __builtin_convertvector (r > top ? top : r, u8x32_t);
 
   if (alpha_pos >= 0) {
@@ -1805,11 +1904,11 @@ typedef u8x64_t __attribute__ ((aligned (1))) uu8x64_t;
 /* The 64 Q8 sums of Q8_LO / Q8_HI halves rounded (half up) to samples,
  * back in order */
 inline u8x64_t
-round_fixed64 (fix32_t lo, fix32_t hi)
+round_fixed64 (fix32_t lo, fix32_t hi, fix_div_t dq)
 {
-  const fix32_t one = 1, top = 255;
-  fix32_t rl = (lo >> 8) + ((lo >> 7) & one);
-  fix32_t rh = (hi >> 8) + ((hi >> 7) & one);
+  const fix32_t top = 255;
+  fix32_t rl = fix_round (lo, dq);
+  fix32_t rh = fix_round (hi, dq);
 
   rl = rl > top ? top : rl;
   rh = rh > top ? top : rh;
@@ -1823,9 +1922,9 @@ round_fixed64 (fix32_t lo, fix32_t hi)
 inline void
 store_fixed64 (fix32_t lo, fix32_t hi, int s, int alpha_pos,
     __global const uchar * sbase, int sstride, __global uchar * dbase,
-    int dstride, int y)
+    int dstride, int y, fix_div_t dq)
 {
-  u8x64_t v = round_fixed64 (lo, hi);
+  u8x64_t v = round_fixed64 (lo, hi, dq);
 
   if (alpha_pos >= 0) {
     u8x64_t lane = (u8x64_t) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
@@ -1850,11 +1949,11 @@ inline void
 conv2d_fixed_edge (__global const uchar * sbase, int sstride, int y0,
     int nrows, int sx, int rowlen, int width, int height, int ch,
     int alpha_pos, __constant int4 * taps, int ntaps, int rxs, int bval,
-    int border, __global uchar * dbase, int dstride)
+    int border, __global uchar * dbase, int dstride, fix_div_t dq)
 {
   ushort buf[FIX2D_BUF_ROWS][STRIP + 2 * MAX_APRON];
   int cmap[STRIP + 2 * MAX_APRON];
-  fix32_t init = (fix32_t) ((ushort) (ntaps / 2));
+  fix32_t init = FIX_START (ntaps);
   int dy0 = ntaps ? taps[0].y : 0, nfill = ntaps ? nrows + taps[ntaps -
       1].y - dy0 : 0;
 
@@ -1875,9 +1974,9 @@ conv2d_fixed_edge (__global const uchar * sbase, int sstride, int y0,
       a0 += mul_hi32 (FLOAD (q), c);
       a1 += mul_hi32 (FLOAD (q + 32), c);
     }
-    store_fixed (a0, sx, rowlen - sx, alpha_pos, srow, drow);
+    store_fixed (a0, sx, rowlen - sx, alpha_pos, srow, drow, dq);
     if (rowlen - sx > 32)
-      store_fixed (a1, sx + 32, rowlen - sx - 32, alpha_pos, srow, drow);
+      store_fixed (a1, sx + 32, rowlen - sx - 32, alpha_pos, srow, drow, dq);
   }
 }
 
@@ -1888,7 +1987,7 @@ conv2d_fixed_edge (__global const uchar * sbase, int sstride, int y0,
     a##r##1 += mul_hi32 (Q8_HI (v_), c);                                    \
   } while (0)
 #define FIX2D_STORE(r) store_fixed64 (a##r##0, a##r##1, sx, alpha_pos, sbase, \
-    sstride, dbase, dstride, y0 + (r))
+    sstride, dbase, dstride, y0 + (r), dq)
 
 /* The 2-D kernel (conv2d_strips' arguments and layout); work-item (i, j)
  * makes rows FIX2D_ROWS * j ... of strip i. Taps come in row order. */
@@ -1902,7 +2001,8 @@ conv2d_fixed (__global const uchar * src, uint soff, int sstride,
   int rowlen = width * ch, rxs = rx * ch;
   __global const uchar *sbase = src + soff;
   __global uchar *dbase = dst + doff;
-  fix32_t init = (fix32_t) ((ushort) (ntaps / 2));
+  fix32_t init = FIX_START (ntaps);
+  fix_div_t dq = fix_div_new (idiv);
   fix32_t a00, a01, a10, a11, a20, a21, a30, a31;
   fix32_t a40, a41, a50, a51, a60, a61, a70, a71;
 
@@ -1913,7 +2013,7 @@ conv2d_fixed (__global const uchar * src, uint soff, int sstride,
       height) {
     conv2d_fixed_edge (sbase, sstride, y0, min (FIX2D_ROWS, height - y0), sx,
         rowlen, width, height, ch, alpha_pos, taps, ntaps, rxs, bval, border,
-        dbase, dstride);
+        dbase, dstride, dq);
     return;
   }
 
@@ -1997,7 +2097,8 @@ pass_taps (__constant int4 * taps, int n, int field, int scale, int base,
   int np = mirrored_pairs (taps, n, field);
 
   for (int t = 0; t < n; t++) {
-    coef[t] = (ushort) (taps[t].w << (t < np));
+    /* exact sums add a column pair's rows instead of averaging them */
+    coef[t] = (ushort) (taps[t].w << (t < np && !(EXACT && field)));
     pos[t] = base + (field ? taps[t].y : taps[t].x) * scale;
   }
   return np;
@@ -2019,7 +2120,7 @@ row_pass_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
   fix32_t lo, hi;
 
   /* centred on the products' truncations (see "Fixed point") */
-  lo = hi = (fix32_t) ((ushort) ((ntaps - np) / 2));
+  lo = hi = FIX_START (ntaps - np);
   if (yy >= 0 && sx >= rxs && sx + STRIP + rxs <= rowlen) {
     /* reads the frame (see conv2d_fixed) */
     __global const uchar *row = ROW (sbase, sstride, yy) + sx;
@@ -2063,9 +2164,9 @@ row_pass_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
  * 64, so that sample s + i holds channel i % 4) */
 inline void
 store_fixed64_tail (fix32_t lo, fix32_t hi, int s, int n, int alpha_pos,
-    __global const uchar * srow, __global uchar * drow)
+    __global const uchar * srow, __global uchar * drow, fix_div_t dq)
 {
-  u8x64_t v = round_fixed64 (lo, hi);
+  u8x64_t v = round_fixed64 (lo, hi, dq);
 
   for (int i = 0; i < n; i++)
     drow[s + i] = (i & 3) == alpha_pos ? srow[s + i] : v[i];
@@ -2081,7 +2182,7 @@ sep_fixed_strip (__global const uchar * sbase, int sstride,
     __global uchar * dbase, int dstride, int width, int height, int ch,
     int alpha_pos, __constant int4 * row_taps, int nrow, int rx,
     __constant int4 * col_taps, int ncol, int ry, int bval, int border,
-    int sx, int y0)
+    int sx, int y0, fix_div_t dq)
 {
   int rowlen = width * ch, y1 = min (y0 + SEP_ROWS, height), rxs = rx * ch;
   fix32_t ring[RING][2];
@@ -2091,7 +2192,7 @@ sep_fixed_strip (__global const uchar * sbase, int sstride,
   int rp = pass_taps (row_taps, nrow, 0, ch, 0, rcoef, roff);
   /* the ring row of tap t for output row y: (y - y0 + cring[t]) % RING */
   int cp = pass_taps (col_taps, ncol, 1, 1, ry, ccoef, cring);
-  fix32_t init = (fix32_t) ((ushort) ((ncol - cp) / 2));
+  fix32_t init = FIX_START (ncol - cp);
 
   if (sx >= rowlen || y0 >= height)
     return;
@@ -2118,18 +2219,18 @@ sep_fixed_strip (__global const uchar * sbase, int sstride,
       if (t < cp) {
         int m = (i + cring[ncol - 1 - t]) & (RING - 1);
 
-        h0 = avg32 (h0, ring[m][0]);
-        h1 = avg32 (h1, ring[m][1]);
+        h0 = col_pair (h0, ring[m][0]);
+        h1 = col_pair (h1, ring[m][1]);
       }
-      a0 += mul_hi32 (h0, (fix32_t) ccoef[t]);
-      a1 += mul_hi32 (h1, (fix32_t) ccoef[t]);
+      a0 += col_mul (h0, (fix32_t) ccoef[t]);
+      a1 += col_mul (h1, (fix32_t) ccoef[t]);
     }
     if (rowlen - sx >= STRIP)
       store_fixed64 (a0, a1, sx, alpha_pos, sbase, sstride, dbase, dstride,
-          y);
+          y, dq);
     else
       store_fixed64_tail (a0, a1, sx, rowlen - sx, alpha_pos,
-          ROW (sbase, sstride, y), dbase + y * dstride);
+          ROW (sbase, sstride, y), dbase + y * dstride, dq);
   }
 }
 
@@ -2237,7 +2338,7 @@ colour_row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
     int a0, const ushort * coef, const int *off, int ntaps, int np, int bval,
     fix32_t * h)
 {
-  fix32_t c[3], init = (fix32_t) ((ushort) ((ntaps - np) / 2));
+  fix32_t c[3], init = FIX_START (ntaps - np);
 
   h[0] = h[1] = h[2] = init;
   if (yy < 0) {
@@ -2268,10 +2369,10 @@ colour_row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
 
 /* Rounds Q8 sums (half up) to samples, as round_fixed64 */
 inline fix32_t
-round_fixed (fix32_t a)
+round_fixed (fix32_t a, fix_div_t dq)
 {
-  const fix32_t one = 1, top = 255;
-  fix32_t r = (a >> 8) + ((a >> 7) & one);
+  const fix32_t top = 255;
+  fix32_t r = fix_round (a, dq);
 
   return r > top ? top : r;
 }
@@ -2325,11 +2426,11 @@ round_fixed (fix32_t a)
  * them at @drow between the pass-through samples of @srow */
 inline void
 colour_store (const fix32_t * a, int a0, __global const uchar * srow,
-    __global uchar * drow)
+    __global uchar * drow, fix_div_t dq)
 {
-  u8x64_t r0 = __builtin_astype (round_fixed (a[0]), u8x64_t);
-  u8x64_t r1 = __builtin_astype (round_fixed (a[1]), u8x64_t);
-  u8x64_t r2 = __builtin_astype (round_fixed (a[2]), u8x64_t);
+  u8x64_t r0 = __builtin_astype (round_fixed (a[0], dq), u8x64_t);
+  u8x64_t r1 = __builtin_astype (round_fixed (a[1], dq), u8x64_t);
+  u8x64_t r2 = __builtin_astype (round_fixed (a[2], dq), u8x64_t);
   const u8x64_t lane = (u8x64_t) (0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
       2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
       2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1,
@@ -2351,7 +2452,7 @@ __attribute__ ((always_inline)) inline void
 sep_fixed_colour (__global const uchar * sbase, int sstride,
     __global uchar * dbase, int dstride, int height, int a0,
     __constant int4 * row_taps, int nrow, int rxs, __constant int4 * col_taps,
-    int ncol, int ry, int bval, int border, int sx, int y0)
+    int ncol, int ry, int bval, int border, int sx, int y0, fix_div_t dq)
 {
   int y1 = min (y0 + SEP_ROWS, height);
   fix32_t ring[RING][3];
@@ -2359,7 +2460,8 @@ sep_fixed_colour (__global const uchar * sbase, int sstride,
   int roff[SEP_MAX_TAPS], cring[SEP_MAX_TAPS];
   int rp = pass_taps (row_taps, nrow, 0, 4, 0, rcoef, roff);
   int cp = pass_taps (col_taps, ncol, 1, 1, ry, ccoef, cring);
-  fix32_t init = (fix32_t) ((ushort) ((ncol - cp) / 2));
+  fix32_t init = FIX_START (ncol - cp);
+
   for (int k = 0; k < 2 * ry; k++)
     colour_row_pass (sbase, sstride, map_index (y0 - ry + k, height, border),
         sx, a0, rcoef, roff, nrow, rp, bval, ring[k & (RING - 1)]);
@@ -2385,16 +2487,16 @@ sep_fixed_colour (__global const uchar * sbase, int sstride,
       if (t < cp) {
         int m = (i + cring[ncol - 1 - t]) & (RING - 1);
 
-        h0 = avg32 (h0, ring[m][0]);
-        h1 = avg32 (h1, ring[m][1]);
-        h2 = avg32 (h2, ring[m][2]);
+        h0 = col_pair (h0, ring[m][0]);
+        h1 = col_pair (h1, ring[m][1]);
+        h2 = col_pair (h2, ring[m][2]);
       }
-      a[0] += mul_hi32 (h0, (fix32_t) ccoef[t]);
-      a[1] += mul_hi32 (h1, (fix32_t) ccoef[t]);
-      a[2] += mul_hi32 (h2, (fix32_t) ccoef[t]);
+      a[0] += col_mul (h0, (fix32_t) ccoef[t]);
+      a[1] += col_mul (h1, (fix32_t) ccoef[t]);
+      a[2] += col_mul (h2, (fix32_t) ccoef[t]);
     }
     colour_store (a, a0, ROW (sbase, sstride, y) + sx, dbase + y * dstride +
-        sx);
+        sx, dq);
   }
 }
 
@@ -2412,10 +2514,10 @@ sep_fixed_colour (__global const uchar * sbase, int sstride,
     __global uchar * dbase, int dstride, int height, \
     __constant int4 * row_taps, int nrow, int rxs, \
     __constant int4 * col_taps, int ncol, int ry, int bval, int border, \
-    int sx, int y0
+    int sx, int y0, fix_div_t dq
 #define COLOUR_CALL(a0) sep_fixed_colour (sbase, sstride, dbase, dstride, \
     height, a0, row_taps, nrow, rxs, col_taps, ncol, ry, bval, border, sx, \
-    y0)
+    y0, dq)
 COLOUR_TARGET void
 sep_fixed_colour0 (COLOUR_ARGS)
 {
@@ -2436,7 +2538,7 @@ colour_work_item (__global const uchar * sbase, int sstride,
     __global uchar * dbase, int dstride, int width, int height,
     int alpha_pos, __constant int4 * row_taps, int nrow, int rx,
     __constant int4 * col_taps, int ncol, int ry, int bval, int border,
-    int y0)
+    int y0, fix_div_t dq)
 {
   int sx = get_global_id (0) * COLOUR_STRIP, rowlen = width * 4;
   int rxs = rx * 4;
@@ -2447,16 +2549,16 @@ colour_work_item (__global const uchar * sbase, int sstride,
     /* a constant a0 in each: the shuffles' indices */
     if (alpha_pos == 0)
       sep_fixed_colour0 (sbase, sstride, dbase, dstride, height, row_taps,
-          nrow, rxs, col_taps, ncol, ry, bval, border, sx, y0);
+          nrow, rxs, col_taps, ncol, ry, bval, border, sx, y0, dq);
     else
       sep_fixed_colour3 (sbase, sstride, dbase, dstride, height, row_taps,
-          nrow, rxs, col_taps, ncol, ry, bval, border, sx, y0);
+          nrow, rxs, col_taps, ncol, ry, bval, border, sx, y0, dq);
     return;
   }
   for (int s = sx; s < sx + COLOUR_STRIP; s += STRIP)
     sep_fixed_strip (sbase, sstride, dbase, dstride, width, height, 4,
         alpha_pos, row_taps, nrow, rx, col_taps, ncol, ry, bval, border, s,
-        y0);
+        y0, dq);
 }
 #endif /* FIXED_COLOUR */
 
@@ -2474,20 +2576,22 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
   int y0 = get_global_id (1) * SEP_ROWS;
   __global const uchar *sbase = src + soff;
   __global uchar *dbase = dst + doff;
+  fix_div_t dq = fix_div_new (idiv);
 
 #if FIXED_COLOUR
   if (ch == 4 && (alpha_pos == 0 || alpha_pos == 3)) {
     colour_work_item (sbase, sstride, dbase, dstride, width, height,
-        alpha_pos, row_taps, nrow, rx, col_taps, ncol, ry, bval, border, y0);
+        alpha_pos, row_taps, nrow, rx, col_taps, ncol, ry, bval, border, y0,
+        dq);
     return;
   }
 #endif
   sep_fixed_strip (sbase, sstride, dbase, dstride, width, height, ch,
       alpha_pos, row_taps, nrow, rx, col_taps, ncol, ry, bval, border,
-      get_global_id (0) * STRIP, y0);
+      get_global_id (0) * STRIP, y0, dq);
 }
 
-#endif /* CPU_ONLY && FIXED && !DEPTH16 && !INTEGER */
+#endif /* CPU_ONLY && FIXED && !DEPTH16 */
 #endif /* !PX_ONLY */
 
 /* conv2d_first (-D FIRST_ONLY=1 -D CPU_ONLY=1 -D PX_ONLY=1: a program

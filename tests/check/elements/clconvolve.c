@@ -14,6 +14,7 @@
 
 #include "testframes.h"
 #include "convolve.h"
+#include "gstclconvolvekernel.h"
 
 #define VARIANT_ENV "GST_CL_CONVOLVE_VARIANT"
 #define SEPARABLE_ENV "GST_CL_CONVOLVE_SEPARABLE"
@@ -553,6 +554,224 @@ GST_START_TEST (test_fixed_point)
     p.chroma_filter = f % 2;
     run_case (formats[f], size->width, size->height, f % 4, &p, n);
   }
+}
+
+GST_END_TEST;
+
+/* Exact sums in 16-bit lanes (CPU devices, 8-bit samples: integer
+ * separable matrices of non-negative factors, kernels/convolve.cl's EXACT):
+ * the division by an invariant that rounds them (fix_div_new, fix_round),
+ * the same steps in 16-bit arithmetic, for every sum and every divisor the
+ * element allows */
+static guint
+exact_divide (guint n, guint d)
+{
+  guint l = 32 - __builtin_clz (d - 1);
+  guint m = ((((1u << l) - d) << 16) / d + 1) & 0xffff;
+  guint t = (n * m) >> 16;
+
+  return ((t + ((n - t) >> 1)) * (1u << (17 - l))) >> 16;
+}
+
+GST_START_TEST (test_exact_division)
+{
+  guint d, n, wrong = 0;
+
+  for (d = GST_CL_CONVOLVE_EXACT16_MIN_DIVISOR;
+      d <= GST_CL_CONVOLVE_EXACT16_MAX_DIVISOR; d++)
+    for (n = 0; n <= 65535; n++)
+      if (exact_divide (n, d) != n / d && wrong++ < 5)
+        GST_ERROR ("%u / %u: %u", n, d, exact_divide (n, d));
+  fail_unless_equals_int (wrong, 0);
+}
+
+GST_END_TEST;
+
+/* A frame of random samples from 250 to 255: sums near the top of the
+ * 16-bit lanes, with every rounding */
+static GstBuffer *
+bright_frame_new (GstVideoFormat format, gint width, gint height,
+    TestLayout layout, guint32 seed, GstVideoInfo * info)
+{
+  GstBuffer *buf = test_frame_new (format, width, height, layout, seed, info);
+  guint i;
+  gsize j;
+
+  for (i = 0; i < gst_buffer_n_memory (buf); i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buf, i);
+    GstMapInfo map;
+
+    fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
+    for (j = 0; j < map.size; j++)
+      map.data[j] = 250 + map.data[j] % 6;
+    gst_memory_unmap (mem, &map);
+  }
+  return buf;
+}
+
+/* @in through a fresh element given @p before its caps, as gst-launch
+ * does: a stream that starts on a matrix of exact sums takes sep_fixed
+ * from its first frame (the suite turns conv2d_first off) */
+static void
+run_frame_set_first (GstBuffer * in, const GstVideoInfo * info,
+    const Params * p)
+{
+  GstVideoFormat format = GST_VIDEO_INFO_FORMAT (info);
+  gint width = GST_VIDEO_INFO_WIDTH (info), height =
+      GST_VIDEO_INFO_HEIGHT (info);
+  GstHarness *h = gst_harness_new ("clconvolve");
+  GstCaps *caps = test_caps_new (format, width, height);
+  GstBuffer *out;
+  gchar *what;
+
+  apply_params (h->element, p);
+  gst_harness_set_caps (h, gst_caps_ref (caps), caps);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (out != NULL);
+  what = g_strdup_printf ("%s %dx%d kernel %dx%d preset %d divisor %g "
+      "border %s", gst_video_format_to_string (format), width, height,
+      p->width, p->height, p->preset, p->divisor, border_names[p->border]);
+  check_output (in, info, out, p, what);
+  g_free (what);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+/* The same on frames: every format and layout, odd and tiny sizes, every
+ * border, random and bright frames, bit-exact against the reference: box
+ * blurs at both ends of the range (3x3; 15x15, sums up to 57375), a
+ * binomial blur whose sums reach 65408 with half its divisor (256), a
+ * divisor that is not the sum, row coefficients too large to take in
+ * mirrored pairs, and box 17x17, whose sums do not fit (sep_strips) */
+GST_START_TEST (test_exact_sums)
+{
+  static const TestSize sizes[] = { {1, 1}, {3, 5}, {2, 9}, {67, 5},
+  {641, 479}
+  };
+  static const gdouble binomial[5] = { 1, 4, 6, 4, 1 };
+  guint n_sizes = n_test_sizes > 2 ? 5 : 4;
+  guint f, m, n = 0;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    if (GST_VIDEO_FORMAT_INFO_DEPTH (gst_video_format_get_info (formats[f]),
+            0) > 8)
+      continue;
+    for (m = 0; m < 6; m++, n++) {
+      const TestSize *size = &sizes[(f + m) % n_sizes];
+      GstVideoInfo info;
+      GstBuffer *in;
+      Params p;
+      gint i, j;
+
+      params_init (&p);
+      switch (m) {
+        case 0:
+          params_preset (&p, REF_PRESET_BOX, 1, 1);
+          break;
+        case 1:
+          params_preset (&p, REF_PRESET_BOX, 1, 7);
+          break;
+        case 2:
+          p.width = p.height = 5;
+          for (i = 0; i < 5; i++)
+            for (j = 0; j < 5; j++)
+              p.coef[i * 5 + j] = binomial[i] * binomial[j];
+          break;
+        case 3:
+          p.width = p.height = 3;
+          for (i = 0; i < 9; i++)
+            p.coef[i] = (1 + i / 3 % 2) * (1 + i % 3 % 2);
+          p.divisor = 1000;
+          break;
+        case 4:
+          p.width = p.height = 3;
+          p.coef[3] = p.coef[5] = 128;
+          break;
+        default:
+          params_preset (&p, REF_PRESET_BOX, 1, 8);
+          break;
+      }
+      p.border = (f + m) % 4;
+      p.border_value = m % 2 ? 255 : 17;
+      p.chroma_filter = (f + m) % 2;
+      in = (m + f) % 2 ? bright_frame_new (formats[f], size->width,
+          size->height, (f + m) % 4, n, &info) : test_frame_new (formats[f],
+          size->width, size->height, (f + m) % 4, n, &info);
+      run_frame_set_first (in, &info, &p);
+      gst_buffer_unref (in);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* A non-live stream that starts on another matrix: box blurs run
+ * sep_strips (exact as well) until a job of the warm-up worker has
+ * prepared sep_fixed, then
+ * sep_fixed, its taps uploaded again; a matrix with a negative factor
+ * (sep_strips) and the box again after it; every frame bit-exact */
+GST_START_TEST (test_exact_sums_while_playing)
+{
+  static const gdouble sobel[9] = { -1, 0, 1, -2, 0, 2, -1, 0, 1 };
+  GstHarness *h = gst_harness_new ("clconvolve");
+  GstCaps *caps = test_caps_new (GST_VIDEO_FORMAT_RGBA, 133, 61);
+  GstVideoInfo info;
+  GstBuffer *in = test_frame_new (GST_VIDEO_FORMAT_RGBA, 133, 61,
+      TEST_LAYOUT_PADDED, 5, &info);
+  /* static: the watch outlives the test */
+  static gint ready;
+  gint frames_after = 0, i;
+  Params p;
+
+  g_atomic_int_set (&ready, 0);
+  test_log_watch ("clconvolve", "sep_fixed for exact sums ready", &ready);
+  /* not live: a live stream prepares only what it starts on */
+  gst_harness_set_live (h, FALSE);
+  gst_harness_set_caps (h, gst_caps_ref (caps), caps);
+  params_init (&p);
+  params_preset (&p, REF_PRESET_GAUSSIAN, 1.2, 2);
+  apply_params (h->element, &p);
+  for (i = 0; i < 400 && frames_after < 3; i++) {
+    GstBuffer *out;
+
+    if (i == 1) {
+      params_init (&p);
+      params_preset (&p, REF_PRESET_BOX, 1, 3);
+      apply_params (h->element, &p);
+    }
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+        GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    check_output (in, &info, out, &p, i == 0 ? "gaussian" : ready ?
+        "box, sep_fixed" : "box, before sep_fixed");
+    gst_buffer_unref (out);
+    frames_after += g_atomic_int_get (&ready) != 0;
+    if (!g_atomic_int_get (&ready))
+      g_usleep (20000);
+  }
+  fail_unless (g_atomic_int_get (&ready), "sep_fixed never became ready");
+  for (i = 0; i < 2; i++) {
+    GstBuffer *out;
+
+    params_init (&p);
+    if (i == 0) {
+      memcpy (p.coef, sobel, sizeof (sobel));
+      p.width = p.height = 3;
+      p.absolute = TRUE;
+    } else {
+      params_preset (&p, REF_PRESET_BOX, 1, 7);
+    }
+    apply_params (h->element, &p);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+        GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    check_output (in, &info, out, &p, i == 0 ? "sobel after" : "box after");
+    gst_buffer_unref (out);
+  }
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -1835,6 +2054,9 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_kernel_sizes);
   tcase_add_test (tc, test_separable);
   tcase_add_test (tc, test_fixed_point);
+  tcase_add_test (tc, test_exact_division);
+  tcase_add_test (tc, test_exact_sums);
+  tcase_add_test (tc, test_exact_sums_while_playing);
   tcase_add_test (tc, test_caps_change_format);
   tcase_add_test (tc, test_gpu_variant);
   tcase_add_test (tc, test_px_sparse);
