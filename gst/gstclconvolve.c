@@ -227,6 +227,10 @@ struct _GstClConvolve
    * thread), sep_strips until then. Set in set_info. */
   gboolean exact16_start, exact16_ready;
   guint exact16_job;
+  /* whether the integer program has the fixed-point kernels (exact16_start
+   * or a non-live stream): that code adds 0.14 s to its build on PoCL, and
+   * a live stream waits for every build (2-vCPU AMD EPYC, live I420) */
+  gboolean integer_fixed;
   gint separable_min;           /* separable matrices at least this wide (or
                                  * tall) take the two-pass path */
   gboolean depth16;
@@ -819,6 +823,13 @@ has_fixed_kernels (GstClConvolve * self)
   return self->fixed_ok && !self->use_tile && !self->depth16;
 }
 
+/* whether the program of arithmetic @integer has them in this stream */
+static gboolean
+program_has_fixed (GstClConvolve * self, gboolean integer)
+{
+  return has_fixed_kernels (self) && (!integer || self->integer_fixed);
+}
+
 /* whether frames filtered with @k take the integer program's sep_fixed,
  * exact sums in 16-bit lanes (box blurs), instead of sep_strips (exact
  * too, 2.5-3.5x slower): once it is ready (exact16_ready) */
@@ -1011,6 +1022,7 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   GST_OBJECT_UNLOCK (self);
   passthrough = gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
   live = gst_cl_base_filter_upstream_is_live (filter);
+  self->integer_fixed = self->exact16_start || !live;
   /* A non-live stream starts on conv2d_first, whose program and compile
    * are cheaper than the current path's (PoCL: 0.25-0.35 s less in all;
    * a GPU builds the whole program of the path: seconds), which the
@@ -1037,10 +1049,11 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
    * with conv2d_first the current path comes first */
   if (!self->first_only)
     warm_up_in_background (self, arith, passthrough ? -1 : separable, first);
-  if (self->warmup && !self->exact16_ready && has_fixed_kernels (self)) {
+  if (self->warmup && !self->exact16_ready &&
+      program_has_fixed (self, TRUE)) {
     if (self->exact16_start && first)
       self->exact16_job = self->warm_job[ARITH_INTEGER][1];
-    else if (!live)
+    else if (!self->exact16_start)
       self->exact16_job = add_warm_job (self, ARITH_INTEGER, EXACT16_JOB);
   }
   GST_DEBUG_OBJECT (self, "exact sums: from the start %d, ready %d, job %u",
@@ -1076,7 +1089,7 @@ has_colour_planes (GstClConvolve * self)
 static gchar *
 program_options (GstClConvolve * self, gboolean integer)
 {
-  gboolean fixed = has_fixed_kernels (self);
+  gboolean fixed = program_has_fixed (self, integer);
 
   return g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D CPU_ONLY=%d "
       "-D FIXED=%d -D FIXED_COLOUR=%d -D PX_MAX_R=0", self->depth16 ? 1 : 0,
@@ -1108,11 +1121,11 @@ create_kernels (GstClConvolve * self, cl_program program, gboolean integer,
     *name = "sep_strips";
     k->sep = clCreateKernel (program, *name, &err);
   }
-  if (err == CL_SUCCESS && has_fixed_kernels (self)) {
+  if (err == CL_SUCCESS && program_has_fixed (self, integer)) {
     *name = "conv2d_fixed";
     k->strips_fixed = clCreateKernel (program, *name, &err);
   }
-  if (err == CL_SUCCESS && has_fixed_kernels (self)) {
+  if (err == CL_SUCCESS && program_has_fixed (self, integer)) {
     *name = "sep_fixed";
     k->sep_fixed = clCreateKernel (program, *name, &err);
   }
