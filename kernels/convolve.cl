@@ -1755,10 +1755,8 @@ col_pair (fix32_t a, fix32_t b)
  * (Figure 4.1 of their 1994 paper), exact for every n < 2^16
  * (tests/check/elements/clconvolve.c checks every n for every d the
  * element allows). The last shift, whose count is not a constant, is a
- * multiply by z = 2^(16 - (l - 1)) keeping the high half: AVX2 has no
- * 16-bit shift by a vector, and LLVM split the shift by a run-time count
- * into lanes (1080p GRAY8 box 3x3: 0.54 ms, 0.41 with constant counts).
- * Unused by fixed point. */
+ * multiply by z = 2^(16 - (l - 1)) keeping the high half, as MULHI16 (see
+ * there). Unused by fixed point. */
 typedef uint4 fix_div_t;
 
 inline fix_div_t
