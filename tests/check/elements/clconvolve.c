@@ -722,6 +722,9 @@ GST_START_TEST (test_exact_sums_while_playing)
       TEST_LAYOUT_PADDED, 5, &info);
   /* static: the watch outlives the test */
   static gint ready;
+  /* GST_CL_CONVOLVE_FIRST=only (CI's second pass): every frame through
+   * conv2d_first, nothing prepared */
+  gboolean first_only = !g_strcmp0 (g_getenv (FIRST_ENV), "only");
   gint frames_after = 0, i;
   Params p;
 
@@ -733,7 +736,7 @@ GST_START_TEST (test_exact_sums_while_playing)
   params_init (&p);
   params_preset (&p, REF_PRESET_GAUSSIAN, 1.2, 2);
   apply_params (h->element, &p);
-  for (i = 0; i < 400 && frames_after < 3; i++) {
+  for (i = 0; i < (first_only ? 3 : 400) && frames_after < 3; i++) {
     GstBuffer *out;
 
     if (i == 1) {
@@ -748,10 +751,11 @@ GST_START_TEST (test_exact_sums_while_playing)
         "box, sep_fixed" : "box, before sep_fixed");
     gst_buffer_unref (out);
     frames_after += g_atomic_int_get (&ready) != 0;
-    if (!g_atomic_int_get (&ready))
+    if (!g_atomic_int_get (&ready) && !first_only)
       g_usleep (20000);
   }
-  fail_unless (g_atomic_int_get (&ready), "sep_fixed never became ready");
+  fail_unless (first_only || g_atomic_int_get (&ready),
+      "sep_fixed never became ready");
   for (i = 0; i < 2; i++) {
     GstBuffer *out;
 
