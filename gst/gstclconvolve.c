@@ -832,7 +832,7 @@ program_has_fixed (GstClConvolve * self, gboolean integer)
 
 /* whether frames filtered with @k take the integer program's sep_fixed,
  * exact sums in 16-bit lanes (box blurs), instead of sep_strips (exact
- * too, 2.5-3.5x slower): once it is ready (exact16_ready) */
+ * too, 2.5-4.7x slower at 1080p): once it is ready (exact16_ready) */
 static gboolean
 uses_exact16 (GstClConvolve * self, const GstClConvolveKernel * k)
 {
