@@ -1796,19 +1796,19 @@ warm_up_path (GstClConvolve * self, GstClContext * ctx,
     cl_command_queue queue, gint arith, gboolean separable,
     const gchar ** name)
 {
-  cl_kernel exact = arith == ARITH_INTEGER && separable &&
-      self->exact16_start ? self->kernels[1].sep_fixed : NULL;
+  cl_kernel exact = self->kernels[1].sep_fixed;
   cl_int err;
 
   if (separable == EXACT16_JOB) {
     *name = "sep_fixed";
-    return self->kernels[1].sep_fixed ? warm_up_kernel (ctx, queue,
-        self->kernels[1].sep_fixed, TRUE, TRUE) : CL_INVALID_KERNEL;
+    return exact ? warm_up_kernel (ctx, queue, exact, TRUE, TRUE) :
+        CL_INVALID_KERNEL;
   }
   *name = cpu_path_kernel_name (arith, separable);
   err = warm_up_kernel (ctx, queue, cpu_path_kernel (self, arith,
           separable), separable, arith == ARITH_FIXED);
-  if (err == CL_SUCCESS && exact) {
+  if (err == CL_SUCCESS && arith == ARITH_INTEGER && separable &&
+      self->exact16_start && exact) {
     *name = "sep_fixed";
     err = warm_up_kernel (ctx, queue, exact, TRUE, TRUE);
   }

@@ -1762,10 +1762,14 @@ typedef uint4 fix_div_t;
 inline fix_div_t
 fix_div_new (int divisor)
 {
+#if EXACT
   uint d = clamp (divisor, 3, 1024), l = 32 - clz (d - 1);
 
   return (fix_div_t) (d / 2, (((1u << l) - d) << 16) / d + 1,
       1u << (17 - l), 0);
+#else
+  return (fix_div_t) 0;
+#endif
 }
 
 /* 32 sums (Q8 in fixed point, integers in exact sums) to samples, rounded
