@@ -94,19 +94,14 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
 #define GPU_TILE_ROWS 32
 #define TILE_ROWS_ENV "GST_CL_INTEGRAL_TILE_ROWS"
 /* GPU box mean: box_mean_tile (one launch, no integral image) for radii up
- * to BOX_TILE_MAX_RADIUS (BT_R in integral.cl): work-groups of
- * BOX_TILE_WG columns (apron included) by BOX_TILE_H rows, whose column
- * sums take BOX_TILE_LOCAL_* bytes of local memory; larger radii, 4-byte
- * pixels not 4-byte aligned, or BOX_ENV "integral" (tests, comparisons)
- * take the integral image and box_mean */
+ * to BOX_TILE_MAX_RADIUS (BT_R in integral.cl): work-groups of as many
+ * columns (apron included) as the kernel's reqd_work_group_size (BT_WG,
+ * read from the compiled kernel) by BOX_TILE_H rows (BT_H); larger radii,
+ * a device short of the kernel's work-items or local memory, 4-byte pixels
+ * not 4-byte aligned, or BOX_ENV "integral" (tests, comparisons) take the
+ * integral image and box_mean */
 #define BOX_TILE_MAX_RADIUS 32
-#define BOX_TILE_WG 256
 #define BOX_TILE_H 16
-#define BOX_TILE_PITCH 272       /* BT_PITCH */
-#define BOX_TILE_LOCAL_GRAY (BOX_TILE_H * BOX_TILE_PITCH * 4)
-/* 3-sample pixels: two words of column sums, and 4-byte pixels' kept bytes */
-#define BOX_TILE_LOCAL_RGB (BOX_TILE_H * BOX_TILE_PITCH * 8 + \
-    BOX_TILE_H * BOX_TILE_WG)
 #define BOX_ENV "GST_CL_INTEGRAL_BOX"
 /* GPU strip kernels: sum and squares planes come from one program (PAIR in
  * integral.cl: three launches and one frame read each, not six); "0" builds
@@ -166,6 +161,7 @@ struct _GstClIntegral
   gboolean box_mean;
   cl_kernel box_kernel;
   cl_kernel box_tile;           /* GPU: box_mean_tile, NULL: not used */
+  gsize box_tile_wg;            /* its work-group: columns of a tile */
   cl_mem box_ii;
   gint box_pstride;             /* bytes per pixel of plane 0 */
 };
@@ -1242,7 +1238,8 @@ warm_box_job_run (GstClContext * ctx, cl_command_queue queue, gpointer data)
   gsize g_strip[2] = { GPU_STRIP_WG, 1 }, l_strip[2] = { GPU_STRIP_WG, 1 };
   gsize g_scan[2] = { 32, GPU_SCAN_BANDS }, l_scan[2] = { 32, GPU_SCAN_BANDS };
   gsize g_box[2] = { 16, 16 }, l_box[2] = { 16, 16 };
-  gsize g_tile[2] = { BOX_TILE_WG, 1 }, l_tile[2] = { BOX_TILE_WG, 1 };
+  gsize g_tile[2] = { self->box_tile_wg, 1 };
+  gsize l_tile[2] = { self->box_tile_wg, 1 };
   /* (in the order of names) */
   const gsize *global[] = { g_strip, g_scan, g_strip, g_box, g_tile };
   const gsize *local[] = { l_strip, l_scan, l_strip, l_box, l_tile };
@@ -1326,27 +1323,36 @@ setup_box_tile (GstClIntegral * self, const SourceDesc * d,
 {
   GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
       (self));
-  gsize wg = 0;
+  gsize wg = 0, tile[3] = { 0, 0, 0 };
+  cl_ulong local = G_MAXUINT64;
 
   self->box_pstride = d->pstride;
-  if (ctx->local_mem_size < (d->channels == 3 ? BOX_TILE_LOCAL_RGB :
-          BOX_TILE_LOCAL_GRAY) || ctx->max_work_group_size < BOX_TILE_WG ||
-      g_strcmp0 (g_getenv (BOX_ENV), "integral") == 0)
+  if (g_strcmp0 (g_getenv (BOX_ENV), "integral") == 0)
     return TRUE;
   self->box_tile = gst_cl_base_filter_create_kernel (GST_CL_BASE_FILTER
       (self), program, "box_mean_tile");
   if (!self->box_tile)
     return FALSE;
-  /* the compiled kernel may take fewer work-items than the device */
+  /* the tile's width is the kernel's fixed work-group, which the compiled
+   * kernel, the device and its local memory must all take */
   if (clGetKernelWorkGroupInfo (self->box_tile, ctx->device,
-          CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL) != CL_SUCCESS ||
-      wg < BOX_TILE_WG) {
-    GST_INFO_OBJECT (self, "box_mean_tile takes %" G_GSIZE_FORMAT
-        " work-items, not %d: box means through the integral image", wg,
-        BOX_TILE_WG);
+          CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof (tile), tile,
+          NULL) != CL_SUCCESS || clGetKernelWorkGroupInfo (self->box_tile,
+          ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg,
+          NULL) != CL_SUCCESS || clGetKernelWorkGroupInfo (self->box_tile,
+          ctx->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof (local), &local,
+          NULL) != CL_SUCCESS || tile[0] <= 2 * BOX_TILE_MAX_RADIUS ||
+      wg < tile[0] || local > ctx->local_mem_size) {
+    GST_INFO_OBJECT (self, "box_mean_tile (work-group %" G_GSIZE_FORMAT
+        ", %" G_GUINT64_FORMAT " bytes of local memory) does not fit the "
+        "device (%" G_GSIZE_FORMAT " work-items, %" G_GUINT64_FORMAT
+        " bytes): box means through the integral image", tile[0], local, wg,
+        ctx->local_mem_size);
     clReleaseKernel (self->box_tile);
     self->box_tile = NULL;
+    return TRUE;
   }
+  self->box_tile_wg = tile[0];
   return TRUE;
 }
 
@@ -1670,11 +1676,11 @@ enqueue_box_mean (GstClIntegral * self, GstClFrame * in, GstClFrame * out)
       (self->box_pstride != 4 || (in->offset[0] % 4 == 0 &&
               in->stride[0] % 4 == 0 && out->offset[0] % 4 == 0 &&
               out->stride[0] % 4 == 0))) {
-    /* one launch; tiles of BOX_TILE_WG - 2r means by BOX_TILE_H rows;
+    /* one launch; tiles of box_tile_wg - 2r means by BOX_TILE_H rows;
      * whole windows divide by inv (integral.cl) */
-    gsize tlsz[2] = { BOX_TILE_WG, 1 };
-    gsize means = BOX_TILE_WG - 2 * r;
-    gsize tgsz[2] = { ((gsize) w + means - 1) / means * BOX_TILE_WG,
+    gsize tlsz[2] = { self->box_tile_wg, 1 };
+    gsize means = self->box_tile_wg - 2 * r;
+    gsize tgsz[2] = { ((gsize) w + means - 1) / means * self->box_tile_wg,
       ((gsize) h + BOX_TILE_H - 1) / BOX_TILE_H
     };
     cl_float inv = (cl_float) (1.0 / ((double) (2 * r + 1) * (2 * r + 1)));
