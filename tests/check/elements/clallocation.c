@@ -5,7 +5,8 @@
  * transforming element offers its own pool upstream and writes into the
  * pool downstream offers; output buffers with a hostile GstVideoMeta from
  * downstream's pool end in one clear error, and the mapped output frame is
- * released (the buffer goes back to its pool). */
+ * released (the buffer goes back to its pool); no kernel stores past an
+ * output frame that ends at a guard page. */
 #include <string.h>
 #include <gst/check/gstcheck.h>
 #include <gst/base/gstbasetransform.h>
@@ -21,6 +22,8 @@ typedef struct
   GstVideoInfo info;
   gboolean hostile;             /* strides of half a row */
   gboolean separate;            /* each plane in its own exact-fit memory */
+  gboolean guarded;             /* one memory of the frame's exact size,
+                                 * ending at a guard page */
   GHashTable *out;              /* buffers acquired, not yet released */
 } TestPool;
 
@@ -76,6 +79,11 @@ test_pool_alloc (GstBufferPool * pool, GstBuffer ** buffer,
       offset[p] = at;
       at += size;
     }
+  } else if (self->guarded) {
+    *buffer = gst_buffer_new ();
+    gst_buffer_append_memory (*buffer,
+        test_memory_new_guarded (GST_VIDEO_INFO_SIZE (&self->info)));
+    memcpy (offset, self->info.offset, sizeof (offset));
   } else {
     *buffer = gst_buffer_new_allocate (NULL,
         GST_VIDEO_INFO_SIZE (&self->info), NULL);
@@ -202,7 +210,7 @@ sink_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
 
 /* @desc: a gst_parse_launch element description; @pool_kind: 0 none,
  * 1 a plain downstream pool, 2 a hostile one, 3 one whose planes lie in
- * separate exact-fit memories */
+ * separate exact-fit memories, 4 one whose frames end at a guard page */
 static void
 chain_init (Chain * c, const gchar * desc, gint pool_kind,
     GstVideoFormat format, gint width, gint height)
@@ -221,6 +229,7 @@ chain_init (Chain * c, const gchar * desc, gint pool_kind,
     gst_object_ref_sink (c->pool);
     c->pool->hostile = pool_kind == 2;
     c->pool->separate = pool_kind == 3;
+    c->pool->guarded = pool_kind == 4;
   }
 
   c->src = gst_pad_new ("src", GST_PAD_SRC);
@@ -380,6 +389,75 @@ GST_START_TEST (test_separate_output_planes)
 
 GST_END_TEST;
 
+/* Output frames that end at a guard page. Frames whose size is a multiple
+ * of 128 bytes start aligned there, so CPU devices write them in place:
+ * a kernel that stores past the frame's last byte (a tile of 16 rows where
+ * fewer remain, a column past the width) faults. Tiles cut every way: last
+ * tiles of 15 rows and of 1, one and two tile columns; the GPU box mean
+ * (forced on this device) at radii 1, 7 and 32, and the CPU kernels. The
+ * pixels equal those written into plain buffers. */
+GST_START_TEST (test_output_ends_at_guard_page)
+{
+  static const struct
+  {
+    GstVideoFormat format;
+    gint width, height;
+  } frames[] = {
+    {GST_VIDEO_FORMAT_RGBA, 32, 95}, {GST_VIDEO_FORMAT_RGBA, 288, 97},
+    {GST_VIDEO_FORMAT_BGRx, 288, 95}, {GST_VIDEO_FORMAT_GRAY8, 128, 95},
+    {GST_VIDEO_FORMAT_GRAY8, 384, 81}
+  };
+  static const gchar *descs[] = {
+    "clintegral output=box-mean radius=1",
+    "clintegral output=box-mean radius=7",
+    "clintegral output=box-mean radius=32",
+    "clconvolve preset=box", "clconvolve preset=gaussian",
+    "clconvolve preset=motion-blur"
+  };
+  guint f, d, variant;
+
+  for (variant = 0; variant < 2; variant++) {
+    /* the element reads it when it sets up its kernels */
+    g_setenv ("GST_CL_INTEGRAL_VARIANT", variant ? "gpu" : "cpu", TRUE);
+    for (f = 0; f < G_N_ELEMENTS (frames); f++)
+      for (d = 0; d < G_N_ELEMENTS (descs); d++) {
+        GstVideoInfo info;
+        GstBuffer *in, *plain;
+        Chain c;
+
+        if (variant && !g_str_has_prefix (descs[d], "clintegral"))
+          continue;
+        gst_video_info_set_format (&info, frames[f].format, frames[f].width,
+            frames[f].height);
+        fail_unless (GST_VIDEO_INFO_SIZE (&info) % 128 == 0);
+        in = test_frame_new (frames[f].format, frames[f].width,
+            frames[f].height, TEST_LAYOUT_PACKED, 11 + f, NULL);
+
+        chain_init (&c, descs[d], 1, frames[f].format, frames[f].width,
+            frames[f].height);
+        fail_unless_equals_int (gst_pad_push (c.src, gst_buffer_ref (in)),
+            GST_FLOW_OK);
+        plain = gst_buffer_ref (c.received);
+        chain_clear (&c);
+
+        chain_init (&c, descs[d], 4, frames[f].format, frames[f].width,
+            frames[f].height);
+        fail_unless_equals_int (gst_pad_push (c.src, gst_buffer_ref (in)),
+            GST_FLOW_OK);
+        fail_unless (test_frames_equal (c.received, plain, &info),
+            "%s, %s %dx%d%s", descs[d],
+            gst_video_format_to_string (frames[f].format), frames[f].width,
+            frames[f].height, variant ? ", GPU kernels" : "");
+        gst_buffer_unref (plain);
+        gst_buffer_unref (in);
+        chain_clear (&c);
+      }
+  }
+  g_unsetenv ("GST_CL_INTEGRAL_VARIANT");
+}
+
+GST_END_TEST;
+
 /* Downstream's buffers with strides of half a row: one clear error, and the
  * output buffer goes back to its pool (the failed mapping is undone) */
 GST_START_TEST (test_hostile_output_buffers)
@@ -429,6 +507,7 @@ clallocation_suite (void)
   tcase_add_test (tc, test_passthrough_forwards_downstream_pool);
   tcase_add_test (tc, test_transform_uses_downstream_pool);
   tcase_add_test (tc, test_separate_output_planes);
+  tcase_add_test (tc, test_output_ends_at_guard_page);
   tcase_add_test (tc, test_hostile_output_buffers);
   return s;
 }
