@@ -423,7 +423,8 @@ GST_START_TEST (test_frames_end_at_guard_page)
   } frames[] = {
     {GST_VIDEO_FORMAT_RGBA, 32, 95}, {GST_VIDEO_FORMAT_RGBA, 288, 97},
     {GST_VIDEO_FORMAT_BGRx, 288, 95}, {GST_VIDEO_FORMAT_GRAY8, 128, 95},
-    {GST_VIDEO_FORMAT_GRAY8, 384, 81}
+    {GST_VIDEO_FORMAT_GRAY8, 384, 81}, {GST_VIDEO_FORMAT_I420, 256, 94},
+    {GST_VIDEO_FORMAT_NV12, 256, 94}
   };
   static const gchar *descs[] = {
     "clintegral output=box-mean radius=1",
