@@ -1500,11 +1500,52 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
 #define SEP_ROWS 64
 #define RING 32
 
+/* Whether @taps are a box's (one coefficient on every sample of the
+ * window, field @field (0: x, 1: y) running -r .. r): integer sums of
+ * those slide instead of taking every tap */
+inline bool
+box_taps (__constant int4 * taps, int n, int r, int field)
+{
+  bool box = INTEGER && n == 2 * r + 1;
+
+  for (int t = 0; t < n && box; t++)
+    box = COEF (taps[t]) == COEF (taps[0]) &&
+        (field ? taps[t].y : taps[t].x) == t - r;
+  return box;
+}
+
+/* A box's row sums over buf (window of n samples, @ch apart), times @c,
+ * where a 16-lane step is whole pixels (16 % ch == 0) and cheaper than n
+ * taps (box_row_slides): the first vector's window slides 16 samples a
+ * step, 2 * 16 / ch samples in and out (1080p RGBA box 31x31: 13.7 ->
+ * 7.7 ms with the column's slide; prefix sums along the row, for the other
+ * layouts, were slower than the taps: RGB 10.8 -> 13.0 ms) */
+#define box_row_slides(n, ch) (16 % (ch) == 0 && 2 * 16 / (ch) < (n))
+#if INTEGER
+inline void
+box_row (const acc_t * buf, int n, int ch, acc_t c, acc16_t * h)
+{
+  int q = 16 / ch;
+  acc16_t a = 0;
+
+  for (int t = 0; t < n; t++)
+    a += PLOAD16 (buf + t * ch);
+  h[0] = c * a;
+  for (int j = 1; j < 4; j++) {
+    const acc_t *b = buf + 16 * (j - 1);
+
+    for (int m = 0; m < q; m++)
+      a += PLOAD16 (b + (n + m) * ch) - PLOAD16 (b + m * ch);
+    h[j] = c * a;
+  }
+}
+#endif
+
 /* Row pass of input row @yy (or the border row) for samples [sx, sx+STRIP) */
 inline void
 row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
     int rowlen, int width, int ch, int rx, __constant int4 * taps, int ntaps,
-    int bval, int border, acc_t border_row, acc16_t * h)
+    int bval, int border, acc_t border_row, bool row_box, acc16_t * h)
 {
   acc16_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   acc_t buf[BUF_LEN];
@@ -1515,6 +1556,12 @@ row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
   }
   fill_row (sbase, sstride, yy, sx, rx * ch, rowlen, width, ch, bval, border,
       buf);
+#if INTEGER
+  if (row_box) {
+    box_row (buf, ntaps, ch, COEF (taps[0]), h);
+    return;
+  }
+#endif
   for (int t = 0; t < ntaps; t++) {
     acc_t c = COEF (taps[t]);
     const acc_t *q = buf + rx * ch + taps[t].x * ch;
@@ -1541,6 +1588,15 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
   int rowlen = width * ch, y1 = min (y0 + SEP_ROWS, height);
   __global const uchar *sbase = src + soff;
   acc16_t ring[RING][4];
+  bool row_box = box_taps (row_taps, nrow, rx, 0) &&
+      box_row_slides (nrow, ch);
+#if INTEGER
+  /* a box's column: its sum slides down the strip, two ring rows a step
+   * instead of 2ry + 1 */
+  acc_t c_box = COEF (col_taps[0]);
+  bool col_box = box_taps (col_taps, ncol, ry, 1);
+  acc16_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+#endif
 
   if (sx >= rowlen || y0 >= height)
     return;
@@ -1548,7 +1604,7 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
   for (int k = 0; k < 2 * ry; k++)
     row_pass (sbase, sstride, map_index (y0 - ry + k, height, border), sx,
         rowlen, width, ch, rx, row_taps, nrow, bval, border, border_row,
-        ring[k & (RING - 1)]);
+        row_box, ring[k & (RING - 1)]);
 
   for (int y = y0; y < y1; y++) {
     int k = y - y0 + 2 * ry;
@@ -1557,17 +1613,42 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
     __global sample_t *drow = (__global sample_t *) (dst + doff + y * dstride);
 
     row_pass (sbase, sstride, map_index (y + ry, height, border), sx, rowlen,
-        width, ch, rx, row_taps, nrow, bval, border, border_row,
+        width, ch, rx, row_taps, nrow, bval, border, border_row, row_box,
         ring[k & (RING - 1)]);
-    for (int t = 0; t < ncol; t++) {
-      acc_t c = COEF (col_taps[t]);
-      int r = (y - y0 + ry + col_taps[t].y) & (RING - 1);
+#if INTEGER
+    if (col_box) {
+      /* ring rows k (input row y + ry) in, k - 2ry - 1 (y - ry - 1) out */
+      int in = k & (RING - 1), out = (k - 2 * ry - 1) & (RING - 1);
 
-      a0 += c * ring[r][0];
-      a1 += c * ring[r][1];
-      a2 += c * ring[r][2];
-      a3 += c * ring[r][3];
-    }
+      if (y == y0)
+        for (int t = 0; t < ncol; t++) {
+          int r = (t) & (RING - 1);
+
+          s0 += ring[r][0];
+          s1 += ring[r][1];
+          s2 += ring[r][2];
+          s3 += ring[r][3];
+      } else {
+        s0 += ring[in][0] - ring[out][0];
+        s1 += ring[in][1] - ring[out][1];
+        s2 += ring[in][2] - ring[out][2];
+        s3 += ring[in][3] - ring[out][3];
+      }
+      a0 = c_box * s0;
+      a1 = c_box * s1;
+      a2 = c_box * s2;
+      a3 = c_box * s3;
+    } else
+#endif
+      for (int t = 0; t < ncol; t++) {
+        acc_t c = COEF (col_taps[t]);
+        int r = (y - y0 + ry + col_taps[t].y) & (RING - 1);
+
+        a0 += c * ring[r][0];
+        a1 += c * ring[r][1];
+        a2 += c * ring[r][2];
+        a3 += c * ring[r][3];
+      }
     if (sx + STRIP <= rowlen) {
       store16 (finish16 (a0, PARAM_ARGS), sx, alpha_pos, srow, drow);
       store16 (finish16 (a1, PARAM_ARGS), sx + 16, alpha_pos, srow, drow);
