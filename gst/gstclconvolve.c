@@ -231,6 +231,10 @@ struct _GstClConvolve
    * or a non-live stream): that code adds 0.14 s to its build on PoCL, and
    * a live stream waits for every build (2-vCPU AMD EPYC, live I420) */
   gboolean integer_fixed;
+  /* ... and sep_strips' slides for boxes (kernel->box), on the same terms:
+   * a stream that starts on a box, or is not live (0.1 s more to a live
+   * I420 start on PoCL, 2-vCPU AMD EPYC) */
+  gboolean integer_box;
   gint separable_min;           /* separable matrices at least this wide (or
                                  * tall) take the two-pass path */
   gboolean depth16;
@@ -1023,6 +1027,7 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   passthrough = gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
   live = gst_cl_base_filter_upstream_is_live (filter);
   self->integer_fixed = self->exact16_start || !live;
+  self->integer_box = self->kernel->box || !live;
   /* A non-live stream starts on conv2d_first, whose program and compile
    * are cheaper than the current path's (PoCL: 0.25-0.35 s less in all;
    * a GPU builds the whole program of the path: seconds), which the
@@ -1092,9 +1097,10 @@ program_options (GstClConvolve * self, gboolean integer)
   gboolean fixed = program_has_fixed (self, integer);
 
   return g_strdup_printf ("-D DEPTH16=%d -D INTEGER=%d -D CPU_ONLY=%d "
-      "-D FIXED=%d -D FIXED_COLOUR=%d -D PX_MAX_R=0", self->depth16 ? 1 : 0,
-      integer ? 1 : 0, self->use_tile ? 0 : 1, fixed ? 1 : 0,
-      fixed && has_colour_planes (self) ? self->fixed_colour : 0);
+      "-D FIXED=%d -D FIXED_COLOUR=%d -D BOX_SLIDE=%d -D PX_MAX_R=0",
+      self->depth16 ? 1 : 0, integer ? 1 : 0, self->use_tile ? 0 : 1,
+      fixed ? 1 : 0, fixed && has_colour_planes (self) ? self->fixed_colour : 0,
+      integer && self->integer_box ? 1 : 0);
 }
 
 /* Creates @program's kernels that this device's path runs into @k; on

@@ -353,6 +353,23 @@ derive_fixed (GstClConvolveKernel * k)
       to_q16 (k->col, k->height, rowsum / k->divisor, k->qcol);
 }
 
+/* (see the field) */
+static gboolean
+derive_box (const GstClConvolveKernel * k)
+{
+  gint i;
+
+  if (!k->integer || !k->separable || k->row[0] == 0 || k->col[0] == 0)
+    return FALSE;
+  for (i = 1; i < k->width; i++)
+    if (k->row[i] != k->row[0])
+      return FALSE;
+  for (i = 1; i < k->height; i++)
+    if (k->col[i] != k->col[0])
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 derive_exact16 (GstClConvolveKernel * k)
 {
@@ -434,6 +451,7 @@ gst_cl_convolve_kernel_derive (GstClConvolveKernel * k, gdouble divisor,
 
   k->fixed = derive_fixed (k);
   k->exact16 = derive_exact16 (k);
+  k->box = derive_box (k);
 
   k->identity = bias == 0 && k->coef[center] / divisor == 1.0;
   for (i = 0; i < n && k->identity; i++)

@@ -81,6 +81,10 @@ typedef struct
    * sums of 8-bit samples plus half the divisor fit 16 bits (box blurs up
    * to 15x15). qrow then holds c << 8 and qcol c; results are exact. */
   gboolean exact16;
+  /* A box: an integer separable matrix with one non-zero value in every row
+   * factor and one in every column factor. CPU devices' sep_strips slides
+   * its sums instead of taking every tap (kernels/convolve.cl). */
+  gboolean box;
 } GstClConvolveKernel;
 
 #define GST_CL_CONVOLVE_EXACT16_MIN_DIVISOR 3

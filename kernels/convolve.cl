@@ -18,7 +18,8 @@
  * 8-bit samples: also the fixed-point kernels, which use clang's 32-lane
  * vectors; for CPU devices only, GPU compilers refuse them), -D
  * FIXED_COLOUR=1|2 (with FIXED, where the CPU has AVX-512 VBMI or AVX2:
- * sep_fixed's colour path, see there), -D PX_ONLY=1
+ * sep_fixed's colour path, see there), -D BOX_SLIDE=1 (with INTEGER:
+ * sep_strips slides a box's sums, see there), -D PX_ONLY=1
  * -D PX_R=r -D PX_CH=1|4 -D PX_MASK=m (only conv2d_px<r>_<ch>, whose taps
  * with a 0 bit in m vanish at compile time; see below). The border mode (0..3: clamp, reflect-101, wrap,
  * constant) is a kernel argument, so that changing it on a running stream
@@ -66,6 +67,9 @@
 #endif
 #ifndef PX_ONLY
 #define PX_ONLY 0
+#endif
+#ifndef BOX_SLIDE
+#define BOX_SLIDE 0
 #endif
 
 #define STRIP 64
@@ -1502,11 +1506,12 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
 
 /* Whether @taps are a box's (one coefficient on every sample of the
  * window, field @field (0: x, 1: y) running -r .. r): integer sums of
- * those slide instead of taking every tap */
+ * those slide instead of taking every tap, where the host builds that code
+ * (-D BOX_SLIDE=1: the integer program of a stream that can use it) */
 inline bool
 box_taps (__constant int4 * taps, int n, int r, int field)
 {
-  bool box = INTEGER && n == 2 * r + 1;
+  bool box = INTEGER && BOX_SLIDE && n == 2 * r + 1;
 
   for (int t = 0; t < n && box; t++)
     box = COEF (taps[t]) == COEF (taps[0]) &&
@@ -1521,7 +1526,7 @@ box_taps (__constant int4 * taps, int n, int r, int field)
  * 6.8 ms with the column's slide; prefix sums along the row, for the other
  * layouts, were slower than the taps: RGB 10.8 -> 13.0 ms) */
 #define box_row_slides(n, ch) (16 % (ch) == 0 && 2 * 16 / (ch) < (n))
-#if INTEGER
+#if INTEGER && BOX_SLIDE
 inline void
 box_row (const acc_t * buf, int n, int ch, acc_t c, acc16_t * h)
 {
@@ -1556,7 +1561,7 @@ row_pass (__global const uchar * sbase, int sstride, int yy, int sx,
   }
   fill_row (sbase, sstride, yy, sx, rx * ch, rowlen, width, ch, bval, border,
       buf);
-#if INTEGER
+#if INTEGER && BOX_SLIDE
   if (row_box) {
     box_row (buf, ntaps, ch, COEF (taps[0]), h);
     return;
@@ -1590,7 +1595,7 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
   acc16_t ring[RING][4];
   bool row_box = box_taps (row_taps, nrow, rx, 0) &&
       box_row_slides (nrow, ch);
-#if INTEGER
+#if INTEGER && BOX_SLIDE
   /* a box's column: its sum slides down the strip, two ring rows a step
    * instead of 2ry + 1 */
   acc_t c_box = COEF (col_taps[0]);
@@ -1615,7 +1620,7 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
     row_pass (sbase, sstride, map_index (y + ry, height, border), sx, rowlen,
         width, ch, rx, row_taps, nrow, bval, border, border_row, row_box,
         ring[k & (RING - 1)]);
-#if INTEGER
+#if INTEGER && BOX_SLIDE
     if (col_box) {
       /* ring rows k (input row y + ry) in, k - 2ry - 1 (y - ry - 1) out */
       int in = k & (RING - 1), out = (k - 2 * ry - 1) & (RING - 1);
