@@ -926,7 +926,7 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   GstClContext *ctx = gst_cl_base_filter_get_context (filter);
   const GstVideoFormatInfo *f = in_info->finfo;
   const gchar *env;
-  gboolean separable, passthrough, live, first;
+  gboolean separable, passthrough, live, first, box_start;
   gint arith, nx1, nx4, rows, max_r;
   guint p;
 
@@ -1021,13 +1021,14 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   separable = takes_separable_path (self, self->kernel);
   self->exact16_start = separable && self->kernel->exact16 &&
       has_fixed_kernels (self);
+  box_start = self->kernel->box;
   self->exact16_ready = FALSE;
   self->exact16_job = 0;
   GST_OBJECT_UNLOCK (self);
   passthrough = gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
   live = gst_cl_base_filter_upstream_is_live (filter);
   self->integer_fixed = self->exact16_start || !live;
-  self->integer_box = self->kernel->box || !live;
+  self->integer_box = box_start || !live;
   /* A non-live stream starts on conv2d_first, whose program and compile
    * are cheaper than the current path's (PoCL: 0.25-0.35 s less in all;
    * a GPU builds the whole program of the path: seconds), which the
