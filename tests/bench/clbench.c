@@ -225,7 +225,7 @@ read_line (const gchar * path)
 
 /* What the host does with idle CPUs weighs on the fixed cost per frame on
  * CPU devices: on a VM guest whose idle loop does not poll, each hand-over
- * to PoCL's threads on a halted vCPU costs a VM exit (docs/performance.md),
+ * to PoCL's threads on a halted vCPU costs a VM exit (docs/performance-log.md),
  * so a run says which it was */
 static void
 print_host (void)
