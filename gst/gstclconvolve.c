@@ -97,10 +97,11 @@ enum
 #define STRIP 64
 #define TILE_W 64
 #define TILE_H 16
-/* strips of rows of the separable CPU kernels (sep_global) */
-#define SEP_MAX_ROWS 256
-#define SEP_MIN_ROWS 64
-#define SEP_ITEMS_PER_CU 8
+/* rows per work-item of the separable CPU kernels (kernels/convolve.cl):
+ * each strip's row pass first refills 2 ry rows of the strip above, so a
+ * taller strip repeats less; 128 rows measured faster than 64 on a 2-vCPU
+ * AMD EPYC and a 16-core Xeon alike (docs/performance-log.md) */
+#define SEP_ROWS 128
 /* sep_fixed's work-items on 4-sample pixels with a pass-through sample */
 #define COLOUR_STRIP 128
 /* conv2d_reg<R>: 64x4 work-items, each a column of 8 outputs, R <= 5 */
@@ -1078,7 +1079,7 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
 }
 
 /* whether a plane of this stream has 4-sample pixels whose first or last
- * sample passes through (sep_fixed's colour path; sep_global) */
+ * sample passes through (sep_fixed's colour path; sep_fixed_global) */
 static gboolean
 has_colour_planes (GstClConvolve * self)
 {
@@ -1490,31 +1491,24 @@ strips_local_size (gboolean fixed)
   return fixed ? fix2d_local : strips_local;
 }
 
-/* Launch size of sep_strips and sep_fixed: STRIP samples per work-item
- * across, COLOUR_STRIP where sep_fixed's colour path (@colour: built)
- * filters 3 of 4 samples (the kernel's test); down, the height cut into
- * strips, which the kernels take as equal as the launch allows
- * (sep_rows ()). A strip's row pass first fills 2 ry rows that the strip
- * above filtered too, so tall strips repeat less (AMD EPYC, 2 vCPUs, 1080p
- * RGBA gaussian 7x7 1.72 -> 1.61 ms and box 31x31 7.2 -> 6.1 ms with 256
- * rows instead of 64); but a small frame keeps SEP_ITEMS_PER_CU
- * work-items for each compute unit to share out, strips of at least
- * SEP_MIN_ROWS rows permitting. */
+/* launch sizes of sep_strips and conv2d_strips */
 static void
-sep_global (const ConvArgs * c, gboolean colour, guint compute_units,
-    gsize global[2])
+sep_global (const ConvArgs * c, gsize global[2])
+{
+  global[0] = ((gsize) c->width * c->ch + STRIP - 1) / STRIP;
+  global[1] = ((gsize) c->height + SEP_ROWS - 1) / SEP_ROWS;
+}
+
+/* launch size of sep_fixed: COLOUR_STRIP samples per work-item where its
+ * colour path (@colour: built) filters 3 of 4 samples (the kernel's test) */
+static void
+sep_fixed_global (const ConvArgs * c, gboolean colour, gsize global[2])
 {
   gsize strip = colour && c->ch == 4 && (c->apos == 0 || c->apos == 3) ?
       COLOUR_STRIP : STRIP;
-  gsize columns = ((gsize) c->width * c->ch + strip - 1) / strip;
-  gsize height = MAX (c->height, 1);
-  gsize strips = (height + SEP_MAX_ROWS - 1) / SEP_MAX_ROWS;
-  gsize most = (height + SEP_MIN_ROWS - 1) / SEP_MIN_ROWS;
-  gsize wanted = ((gsize) compute_units * SEP_ITEMS_PER_CU + columns - 1) /
-      columns;
 
-  global[0] = columns;
-  global[1] = MIN (MAX (strips, wanted), most);
+  sep_global (c, global);
+  global[0] = ((gsize) c->width * c->ch + strip - 1) / strip;
 }
 
 /* conv2d_fixed makes FIX2D_ROWS rows per work-item, conv2d_strips one */
@@ -1669,7 +1663,10 @@ filter_plane (GstClConvolve * self, ConvKernels * ks, const ConvPlane * pl,
   if (takes_separable_path (self, k)) {
     /* CPU: both passes in one kernel, no intermediate buffer */
     fixed = path_arith (self, k) == ARITH_FIXED || uses_exact16 (self, k);
-    sep_global (&c, fixed && self->fixed_colour != 0, ctx->compute_units, g);
+    if (fixed)
+      sep_fixed_global (&c, self->fixed_colour != 0, g);
+    else
+      sep_global (&c, g);
     GST_CL_LAUNCH (self, fixed ? ks->sep_fixed : ks->sep, 2, g, sep_local,
         SEP_WHAT, SEP_ARGS (in, out, p, &c));
     return TRUE;
@@ -1766,7 +1763,7 @@ warm_up_kernel (GstClContext * ctx, cl_command_queue queue, cl_kernel kernel,
   if (separable) {
     const GstClArg args[] = { SEP_ARGS (&f, &f, 0, &c) };
 
-    sep_global (&c, FALSE, ctx->compute_units, global);
+    sep_global (&c, global);
     err = gst_cl_kernel_set_args (kernel, args, G_N_ELEMENTS (args));
   } else {
     const GstClArg args[] = { STRIPS_ARGS (&f, &f, 0, &c) };

@@ -34,7 +34,7 @@
  *     sample only for strips touching the left/right edge, never one per
  *     tap); sparse matrices (`direct`) read interior taps from the frame.
  *   sep_strips (CPU): separable matrices, both 1-D passes fused: a
- *     work-item owns STRIP samples x a strip of rows and keeps the row pass
+ *     work-item owns STRIP samples x SEP_ROWS rows and keeps the row pass
  *     in a private ring of 32 rows.
  *   conv2d_fixed / sep_fixed (CPU, 8-bit samples): the same two in 16-bit
  *     lanes, in fixed point for float matrices of non-negative
@@ -1498,19 +1498,11 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
 
 #if !PX_ONLY
 /* Separable matrices on CPU devices: both passes fused, no intermediate
- * buffer. A work-item owns STRIP samples x sep_rows () rows; it runs the row
+ * buffer. A work-item owns STRIP samples x SEP_ROWS rows; it runs the row
  * pass on each input row once (into a ring of 32 rows, enough for a 31-row
- * column pass) and the column pass from the ring. */
-
-/* Rows per work-item: the host's launch cuts the frame's height into
- * get_global_size (1) strips of equal height (the last one shorter) */
-inline int
-sep_rows (int height)
-{
-  int strips = get_global_size (1);
-
-  return (height + strips - 1) / strips;
-}
+ * column pass) and the column pass from the ring. SEP_ROWS: the host's
+ * (gst/gstclconvolve.c says why 128). */
+#define SEP_ROWS 128
 #define RING 32
 
 /* Whether @taps are a box's (one coefficient on every sample of the
@@ -1598,9 +1590,8 @@ sep_strips (__global const uchar * src, uint soff, int sstride,
     __constant int4 * col_taps, int ncol, int ry, int bval, int border,
     acc_t border_row, PARAMS)
 {
-  int rows = sep_rows (height), sx = get_global_id (0) * STRIP;
-  int y0 = get_global_id (1) * rows, rowlen = width * ch;
-  int y1 = min (y0 + rows, height);
+  int sx = get_global_id (0) * STRIP, y0 = get_global_id (1) * SEP_ROWS;
+  int rowlen = width * ch, y1 = min (y0 + SEP_ROWS, height);
   __global const uchar *sbase = src + soff;
   acc16_t ring[RING][4];
   bool row_box = box_taps (row_taps, nrow, rx, 0) &&
@@ -2271,7 +2262,7 @@ store_fixed64_tail (fix32_t lo, fix32_t hi, int s, int n, int alpha_pos,
 }
 
 /* One work-item of the separable kernel: STRIP samples from sample @sx,
- * rows [y0, y0 + sep_rows ()). The taps' coefficients are broadcast once per
+ * rows [y0, y0 + SEP_ROWS). The taps' coefficients are broadcast once per
  * work-item, not once per row: a tap of either pass then multiplies by a
  * vector in memory and leaves the shuffle port to the unpacks. Not
  * inlined: the colour path's edge strips call it too. */
@@ -2282,8 +2273,7 @@ sep_fixed_strip (__global const uchar * sbase, int sstride,
     __constant int4 * col_taps, int ncol, int ry, int bval, int border,
     int sx, int y0, fix_div_t dq)
 {
-  int rowlen = width * ch, y1 = min (y0 + sep_rows (height), height);
-  int rxs = rx * ch;
+  int rowlen = width * ch, y1 = min (y0 + SEP_ROWS, height), rxs = rx * ch;
   fix32_t ring[RING][2];
   ushort rcoef[SEP_MAX_TAPS], ccoef[SEP_MAX_TAPS];
   int roff[SEP_MAX_TAPS], cring[SEP_MAX_TAPS];
@@ -2553,7 +2543,7 @@ sep_fixed_colour (__global const uchar * sbase, int sstride,
     __constant int4 * row_taps, int nrow, int rxs, __constant int4 * col_taps,
     int ncol, int ry, int bval, int border, int sx, int y0, fix_div_t dq)
 {
-  int y1 = min (y0 + sep_rows (height), height);
+  int y1 = min (y0 + SEP_ROWS, height);
   fix32_t ring[RING][3];
   ushort rcoef[SEP_MAX_TAPS], ccoef[SEP_MAX_TAPS];
   int roff[SEP_MAX_TAPS], cring[SEP_MAX_TAPS];
@@ -2672,7 +2662,7 @@ sep_fixed (__global const uchar * src, uint soff, int sstride,
     __constant int4 * col_taps, int ncol, int ry, int bval, int border,
     acc_t border_row, PARAMS)
 {
-  int y0 = get_global_id (1) * sep_rows (height);
+  int y0 = get_global_id (1) * SEP_ROWS;
   __global const uchar *sbase = src + soff;
   __global uchar *dbase = dst + doff;
   fix_div_t dq = fix_div_new (idiv);
