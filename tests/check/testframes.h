@@ -99,4 +99,20 @@ GstStructure *test_pop_histogram (GstBus * bus);
 void test_log_watch (const gchar * category, const gchar * text,
     gint * seen);
 
+/* GObject refuses a value outside a property's GParamSpec with a warning
+ * (GLib 2.74, Debian 12) or a critical (GLib 2.80, Ubuntu 24.04): either
+ * passes, nothing fails */
+#define ASSERT_PARAM_REFUSED(code) G_STMT_START { \
+    _gst_check_expecting_log = TRUE; \
+    _gst_check_raised_warning = FALSE; \
+    _gst_check_raised_critical = FALSE; \
+    code; \
+    fail_unless (_gst_check_raised_warning || _gst_check_raised_critical, \
+        "GObject did not refuse: " #code); \
+    _gst_check_expecting_log = FALSE; \
+  } G_STMT_END
+
+/* the log levels GObject refuses such a value with, for log filters */
+#define PARAM_REFUSED_LEVELS (G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL)
+
 G_END_DECLS

@@ -1509,7 +1509,7 @@ count_warning (const gchar * domain, GLogLevelFlags level,
 GST_START_TEST (test_property_specs)
 {
   GstCheckLogFilter *filter = gst_check_add_log_filter ("GLib-GObject",
-      G_LOG_LEVEL_WARNING, g_regex_new ("overlay-", 0, 0, NULL),
+      PARAM_REFUSED_LEVELS, g_regex_new ("overlay-", 0, 0, NULL),
       count_warning, NULL, NULL);
   GstElement *el = gst_element_factory_make ("clhistogram", NULL);
   GObjectClass *k = G_OBJECT_GET_CLASS (el);
