@@ -818,6 +818,16 @@ plan_cpu_bands (GstClIntegral * self, guint compute_units,
   self->n_bands = n;
 }
 
+/* The GPU kernels' rows loaded a row ahead, across a barrier: on GPU
+ * devices only (on PoCL, where tests run the GPU kernels, see
+ * write_tile_rows in integral.cl) */
+static gboolean
+row_ahead (GstClIntegral * self)
+{
+  return gst_cl_context_is_gpu (gst_cl_base_filter_get_context
+      (GST_CL_BASE_FILTER (self)));
+}
+
 /* -D options of one plane program. @acc/@out are OpenCL type names;
  * @out2 non-NULL: the squares plane's output type of a PAIR program.
  * SEL: the swizzle that packs R, G, B of 4 pixels (16 loaded bytes) into
@@ -842,12 +852,12 @@ plane_options (GstClIntegral * self, const SourceDesc * d, const gchar * acc,
       "-D GOFF=%d -D BOFF=%d -D SEL=%s -D ACC=%s -D OUT=%s "
       "-D VALUE=%d -D WG=%d -D SH=%d -D CB=%d -D CPU_ONLY=%d "
       "-D GPU_ONLY=%d -D BOX=%d -D ONEPASS=%d -D TH=%d -D PACKED=%d "
-      "-D PAIR=%d -D OUT2=%s -D CPU_HEAD=%d",
+      "-D PAIR=%d -D OUT2=%s -D CPU_HEAD=%d -D ROW_AHEAD=%d",
       d->channels, d->src_t, d->pstride, d->roff, d->goff, d->boff, sel, acc,
       out, value, GPU_STRIP_WG, strip_rows, GPU_SCAN_BANDS, !self->gpu,
       self->gpu, self->box_mean, self->one_pass, tile_rows,
       g_strcmp0 (g_getenv (PACKED_ENV), "0") != 0, out2 != NULL,
-      out2 ? out2 : "ulong", CPU_HEAD);
+      out2 ? out2 : "ulong", CPU_HEAD, row_ahead (self));
 }
 
 static cl_mem

@@ -1446,6 +1446,9 @@ cpu_box_mean_first (__global const uchar * src, uint src_off,
 #ifndef SH
 #define SH 16
 #endif
+#ifndef ROW_AHEAD
+#define ROW_AHEAD 0
+#endif
 #define K 4
 #define TW (WG * K)
 /* local staging of a tile row, one pad word per 32: conflict-free both
@@ -1643,12 +1646,18 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
 #endif
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  /* the next row's pixels are loaded before this row's barrier and
-   * stores, so that their latency overlaps them */
-  V (uint) px[K], nx[K];
+  /* ROW_AHEAD (GPUs): the next row's pixels are loaded before this row's
+   * barrier and stores, so that their latency overlaps them (H200: 1-4%).
+   * Otherwise each row is loaded where it is used: PoCL 5.0 computes
+   * wrong sums from a private array that lives across the barrier (seen
+   * with each of its work-group methods; PoCL 3.1 and NVIDIA are right). */
+  V (uint) px[K];
+#if ROW_AHEAD
+  V (uint) nx[K];
 
   if (nr > 0)
     load_k (SRC_ROW (ya), x0, width, aligned, nx);
+#endif
   for (r = 0; r < nr; r++) {
     size_t oe = (size_t) (ya + r + 1) * ostride + (size_t) (xb + 1) * CH;
     __global OUT *orow = o + oe;
@@ -1658,10 +1667,14 @@ write_tile_rows (__global const uchar * src, uint src_off, int src_stride,
     V (ACC2) a2 = lrow2[r] + qx + CONVERT (V (ACC2), PGET2 (r, lid));
 #endif
 
+#if ROW_AHEAD
     for (k = 0; k < K; k++)
       px[k] = nx[k];
     if (r + 1 < nr)
       load_k (SRC_ROW (ya + r + 1), x0, width, aligned, nx);
+#else
+    load_k (SRC_ROW (ya + r), x0, width, aligned, px);
+#endif
     for (k = 0; k < K; k++) {
       q[k] += VAL (V (ACC), px[k]);
       a += q[k];
