@@ -22,12 +22,18 @@ plugin_init (GstPlugin * plugin)
   GST_DEBUG_CATEGORY_INIT (gst_cl_debug, "clfilters", 0,
       "OpenCL filters runtime");
 
-  /* (gst_plugin_add_status_warning is GStreamer >= 1.24: log instead) */
   if (clGetPlatformIDs (0, NULL, &n_platforms) != CL_SUCCESS
-      || n_platforms == 0)
-    GST_WARNING ("No OpenCL platform found: install pocl-opencl-icd (CPU) or "
-        "a GPU driver's OpenCL ICD, and check with clinfo. The elements will "
-        "fail to start.");
+      || n_platforms == 0) {
+    static const gchar why[] = "No OpenCL platform found: install "
+        "pocl-opencl-icd (CPU) or a GPU driver's OpenCL ICD, and check with "
+        "clinfo. The elements will fail to start.";
+
+    /* shown by gst-inspect-1.0 since GStreamer 1.24; logged on any */
+#if GST_CHECK_VERSION (1, 24, 0)
+    gst_plugin_add_status_warning (plugin, why);
+#endif
+    GST_WARNING ("%s", why);
+  }
 
   ret |= GST_ELEMENT_REGISTER (clhistogram, plugin);
   ret |= GST_ELEMENT_REGISTER (clconvolve, plugin);
