@@ -445,6 +445,20 @@ GST_START_TEST (test_no_device)
   factory = gst_element_factory_find ("clconvolve");
   fail_unless (factory != NULL);
   gst_object_unref (factory);
+#if GST_CHECK_VERSION (1, 24, 0)
+  /* and says why in its status, which gst-inspect-1.0 shows */
+  {
+    GstPlugin *plugin = gst_plugin_load_by_name ("clfilters");
+    gchar **warnings;
+
+    fail_unless (plugin != NULL);
+    warnings = gst_plugin_get_status_warnings (plugin);
+    fail_unless (warnings && warnings[0] &&
+        strstr (warnings[0], "pocl-opencl-icd") != NULL);
+    g_strfreev (warnings);
+    gst_object_unref (plugin);
+  }
+#endif
 
   error = run_with_device ("auto", NULL, &debug);
   fail_unless (error != NULL);
