@@ -101,11 +101,21 @@ check_integral (GstHarness * h_, GstBuffer * in, const GstVideoInfo * info,
     /* padding between planes is unspecified */
     bytes = elems * ref_integral_elem_size (f, bit);
     if (memcmp (map.data + offsets[p], ref + offsets[p], bytes) != 0) {
-      gsize i = 0;
+      gsize i = 0, es = ref_integral_elem_size (f, bit), e;
+      guint64 got = 0, want = 0;
+
       while (map.data[offsets[p] + i] == ref[offsets[p] + i])
         i++;
+      /* the element, as raw bits of its type (little-endian) */
+      e = i / es;
+      memcpy (&got, map.data + offsets[p] + e * es, es);
+      memcpy (&want, ref + offsets[p] + e * es, es);
       fail ("%s: plane %u differs at byte %" G_GSIZE_FORMAT " of %"
-          G_GSIZE_FORMAT, what, bit, i, bytes);
+          G_GSIZE_FORMAT " (row %" G_GUINT64_FORMAT ", column %"
+          G_GUINT64_FORMAT ", channel %" G_GUINT64_FORMAT "): bits 0x%"
+          G_GINT64_MODIFIER "x, expected 0x%" G_GINT64_MODIFIER "x", what,
+          bit, i, bytes, (guint64) e / ch / (w + 1),
+          (guint64) e / ch % (w + 1), (guint64) e % ch, got, want);
     }
     p++;
   }
