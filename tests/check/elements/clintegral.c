@@ -95,18 +95,19 @@ check_integral (GstHarness * h_, GstBuffer * in, const GstVideoInfo * info,
   fail_unless_equals_uint64 (gst_buffer_get_size (out), size);
   fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
   for (bit = 1; bit <= REF_INTEGRAL_COUNT; bit <<= 1) {
-    gsize bytes;
+    gsize bytes, es;
     if (!(planes & bit))
       continue;
     /* padding between planes is unspecified */
-    bytes = elems * ref_integral_elem_size (f, bit);
+    es = ref_integral_elem_size (f, bit);
+    bytes = elems * es;
     if (memcmp (map.data + offsets[p], ref + offsets[p], bytes) != 0) {
-      gsize i = 0, es = ref_integral_elem_size (f, bit), e;
+      gsize i = 0, e;
       guint64 got = 0, want = 0;
 
       while (map.data[offsets[p] + i] == ref[offsets[p] + i])
         i++;
-      /* the element, as raw bits of its type (little-endian) */
+      /* the element, as raw bits of its type (this host's byte order) */
       e = i / es;
       memcpy (&got, map.data + offsets[p] + e * es, es);
       memcpy (&want, ref + offsets[p] + e * es, es);
