@@ -1501,7 +1501,7 @@ vpass_strips (__global const acc_t * tmp, int tpitch,
  * buffer. A work-item owns STRIP samples x SEP_ROWS rows; it runs the row
  * pass on each input row once (into a ring of 32 rows, enough for a 31-row
  * column pass) and the column pass from the ring. SEP_ROWS: the host's
- * (gst/gstclconvolve.c says why 128). */
+ * (gst/gstclconvolvepriv.h says why 128). */
 #define SEP_ROWS 128
 #define RING 32
 
@@ -2027,7 +2027,7 @@ store_fixed64 (fix32_t lo, fix32_t hi, int s, int alpha_pos,
 /* conv2d_fixed's output rows per work-item: a tap's decoding, row choice
  * and border test are paid once for FIX2D_ROWS rows, and rows that several
  * outputs read are filled once on the edge path */
-#define FIX2D_ROWS 8            /* as in gstclconvolve.c */
+#define FIX2D_ROWS 8            /* as in gstclconvolvepriv.h */
 /* rows an edge work-item fills: its own plus the matrix's (up to 31) */
 #define FIX2D_BUF_ROWS (FIX2D_ROWS + 30)
 
