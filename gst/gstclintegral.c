@@ -30,6 +30,7 @@
 #endif
 
 #include "gstclintegral.h"
+#include "gstclintegralcaps.h"
 #include "gstclelements.h"
 #include "gstclpool.h"
 #include "gstclwarmup.h"
@@ -50,12 +51,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_integral_debug);
  * runs the fast CPU kernels; "cpu-first": only the first-frame ones;
  * "wait": the device's variant, waiting for the warm-up (benchmarks) */
 #define VARIANT_ENV "GST_CL_INTEGRAL_VARIANT"
-/* each plane starts at a multiple of this many bytes */
-#define PLANE_ALIGN 8
 /* CPU scratch: bytes of cpu_integral's region words (one 64-byte line per
  * band), zeroed once, before its rows (integral.cl) */
 #define CPU_HEAD 1024
-#define MAX_PLANES 3
 /* GPU: gpu_strip_scan's bands of strips; the strip kernels' work-group
  * size; rows per strip (also for 3-channel 64-bit sums: 16 beat 8 at 4K
  * on an H200, docs/performance.md) */
@@ -153,7 +151,7 @@ struct _GstClIntegral
   guint skip;                   /* SKIP_ENV */
   gint width, height, channels;
   guint n_planes;
-  IntegralPlane plane[MAX_PLANES];
+  IntegralPlane plane[GST_CL_INTEGRAL_MAX_PLANES];
   gsize out_size;
   guint n_bands;
   cl_int16 band_start;          /* CPU: first row of band b, then height */
@@ -184,20 +182,6 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (INTEGRAL_CAPS "; " INTEGRAL_CL_CAPS "; "
         GST_CL_FILTER_CAPS (SINK_FORMATS)));
-
-static const gchar *gray_formats[] = { "GRAY8", "GRAY16_LE", "I420", "YV12",
-  "NV12", "NV21", "Y42B", "Y444", NULL
-};
-
-static const gchar *rgb_formats[] = { "RGB", "BGR", "RGBA", "BGRA", "ARGB",
-  "ABGR", "RGBx", "BGRx", "xRGB", "xBGR", NULL
-};
-
-static const gchar *format_names[] = { "U32", "U64", "F32", "F64" };
-
-static const gchar *planes_names[] = { NULL, "sum", NULL, "sum,sqsum", NULL,
-  "sum,count", NULL, "sum,sqsum,count"
-};
 
 #define GST_TYPE_CL_INTEGRAL_OUTPUT (gst_cl_integral_output_get_type ())
 static GType
@@ -419,250 +403,24 @@ gst_cl_integral_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
-/* ---- layout ---- */
-
-static gint
-format_from_string (const gchar * s)
-{
-  guint i;
-
-  for (i = 0; s && i < G_N_ELEMENTS (format_names); i++)
-    if (g_str_equal (s, format_names[i]))
-      return i;
-  return -1;
-}
-
-static gint
-planes_from_string (const gchar * s)
-{
-  guint i;
-
-  for (i = 0; s && i < G_N_ELEMENTS (planes_names); i++)
-    if (planes_names[i] && g_str_equal (s, planes_names[i]))
-      return i;
-  return -1;
-}
-
-static gboolean
-format_is_float (GstClIntegralFormat f)
-{
-  return f == GST_CL_INTEGRAL_FORMAT_F32 || f == GST_CL_INTEGRAL_FORMAT_F64;
-}
-
-/* element size of plane bit @plane (sum/count: the format; sqsum: 8) */
-static guint
-plane_elem_size (GstClIntegralFormat f, guint plane)
-{
-  if (plane == GST_CL_INTEGRAL_PLANES_SQSUM)
-    return 8;
-  return (f == GST_CL_INTEGRAL_FORMAT_U32 || f == GST_CL_INTEGRAL_FORMAT_F32) ?
-      4 : 8;
-}
-
-/* Byte offsets of the present planes (sum, sqsum, count order) and the
- * total size; see docs/clintegral.md. FALSE when the size overflows 64 bits. */
-static gboolean
-integral_layout (gint width, gint height, gint channels,
-    GstClIntegralFormat f, guint planes, guint64 offsets[MAX_PLANES],
-    guint64 * total)
-{
-  guint64 elems, bytes, size = 0;
-  guint bit, n = 0;
-
-  if (width < 0 || height < 0 || channels < 0 ||
-      !g_uint64_checked_mul (&elems, (guint64) width + 1,
-          (guint64) height + 1) ||
-      !g_uint64_checked_mul (&elems, elems, channels))
-    return FALSE;
-  for (bit = 1; bit <= GST_CL_INTEGRAL_PLANES_COUNT; bit <<= 1) {
-    if (!(planes & bit))
-      continue;
-    if (size > G_MAXUINT64 - PLANE_ALIGN)
-      return FALSE;
-    size = GST_ROUND_UP_N (size, PLANE_ALIGN);
-    if (offsets)
-      offsets[n] = size;
-    n++;
-    if (!g_uint64_checked_mul (&bytes, elems, plane_elem_size (f, bit)) ||
-        !g_uint64_checked_add (&size, size, bytes))
-      return FALSE;
-  }
-  *total = size;
-  return TRUE;
-}
-
-static gboolean
-parse_integral_caps (GstCaps * caps, gint * width, gint * height,
-    gint * channels, GstClIntegralFormat * format, guint * planes)
-{
-  GstStructure *s = gst_caps_get_structure (caps, 0);
-  gint f, p;
-
-  if (!gst_structure_has_name (s, GST_CL_INTEGRAL_MEDIA_TYPE) ||
-      !gst_structure_get_int (s, "width", width) ||
-      !gst_structure_get_int (s, "height", height) ||
-      !gst_structure_get_int (s, "channels", channels))
-    return FALSE;
-  f = format_from_string (gst_structure_get_string (s, "format"));
-  p = planes_from_string (gst_structure_get_string (s, "planes"));
-  if (f < 0 || p < 0 || (*channels != 1 && *channels != 3))
-    return FALSE;
-  *format = f;
-  *planes = p;
-  return TRUE;
-}
-
-static gboolean
-is_rgb_format (const gchar * format)
-{
-  return format && g_strv_contains (rgb_formats, format);
-}
-
-/* ---- caps ---- */
-
-/* @values in order, @first moved to the front */
-static void
-set_string_list (GstStructure * s, const gchar * field,
-    const gchar * const *values, guint n, const gchar * first)
-{
-  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
-  guint i;
-
-  gst_value_list_init (&list, n);
-  g_value_init (&v, G_TYPE_STRING);
-  if (first) {
-    g_value_set_string (&v, first);
-    gst_value_list_append_value (&list, &v);
-  }
-  for (i = 0; i < n; i++) {
-    if (!values[i] || (first && g_str_equal (values[i], first)))
-      continue;
-    g_value_set_string (&v, values[i]);
-    gst_value_list_append_value (&list, &v);
-  }
-  gst_structure_take_value (s, field, &list);
-  g_value_unset (&v);
-}
-
-/* which channel counts the "format" field of raw caps allows: bit 1, bit 3 */
-static guint
-raw_channels (const GstStructure * s)
-{
-  const GValue *v = gst_structure_get_value (s, "format");
-  guint i, mask = 0;
-
-  if (!v)
-    return (1 << 1) | (1 << 3);
-  if (G_VALUE_HOLDS_STRING (v))
-    return 1 << (is_rgb_format (g_value_get_string (v)) ? 3 : 1);
-  if (GST_VALUE_HOLDS_LIST (v)) {
-    for (i = 0; i < gst_value_list_get_size (v); i++) {
-      const GValue *e = gst_value_list_get_value (v, i);
-      if (G_VALUE_HOLDS_STRING (e))
-        mask |= 1 << (is_rgb_format (g_value_get_string (e)) ? 3 : 1);
-    }
-    return mask;
-  }
-  return (1 << 1) | (1 << 3);
-}
-
-static void
-copy_field (GstStructure * to, const GstStructure * from, const gchar * f)
-{
-  const GValue *v = gst_structure_get_value (from, f);
-
-  if (v)
-    gst_structure_set_value (to, f, v);
-}
-
-static GstStructure *
-raw_to_integral (GstClIntegral * self, const GstStructure * raw)
-{
-  GstStructure *s = gst_structure_new_empty (GST_CL_INTEGRAL_MEDIA_TYPE);
-  guint mask = raw_channels (raw);
-  GstClIntegralFormat format;
-  guint planes;
-
-  GST_OBJECT_LOCK (self);
-  format = self->format;
-  planes = self->planes;
-  GST_OBJECT_UNLOCK (self);
-
-  set_string_list (s, "format", format_names, G_N_ELEMENTS (format_names),
-      format_names[format]);
-  copy_field (s, raw, "width");
-  copy_field (s, raw, "height");
-  copy_field (s, raw, "framerate");
-  if (mask == (1 << 1))
-    gst_structure_set (s, "channels", G_TYPE_INT, 1, NULL);
-  else if (mask == (1 << 3))
-    gst_structure_set (s, "channels", G_TYPE_INT, 3, NULL);
-  else {
-    GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
-    gst_value_list_init (&list, 2);
-    g_value_init (&v, G_TYPE_INT);
-    g_value_set_int (&v, 1);
-    gst_value_list_append_value (&list, &v);
-    g_value_set_int (&v, 3);
-    gst_value_list_append_value (&list, &v);
-    gst_structure_take_value (s, "channels", &list);
-    g_value_unset (&v);
-  }
-  set_string_list (s, "planes", planes_names, G_N_ELEMENTS (planes_names),
-      planes_names[planes]);
-  return s;
-}
-
-static GstStructure *
-integral_to_raw (const GstStructure * in)
-{
-  GstStructure *s = gst_structure_new_empty ("video/x-raw");
-  const GValue *ch = gst_structure_get_value (in, "channels");
-  gint c = 0;
-
-  if (ch && G_VALUE_HOLDS_INT (ch))
-    c = g_value_get_int (ch);
-  if (c == 1)
-    set_string_list (s, "format", gray_formats, g_strv_length ((gchar **)
-            gray_formats), NULL);
-  else if (c == 3)
-    set_string_list (s, "format", rgb_formats, g_strv_length ((gchar **)
-            rgb_formats), NULL);
-  copy_field (s, in, "width");
-  copy_field (s, in, "height");
-  copy_field (s, in, "framerate");
-  return s;
-}
-
 static GstCaps *
 gst_cl_integral_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
   GstClIntegral *self = GST_CL_INTEGRAL (trans);
-  GstCaps *ret = gst_caps_new_empty (), *tmpl;
+  GstCaps *ret, *tmpl;
+  GstClIntegralFormat format;
   gboolean integral;
-  guint i;
+  guint planes;
 
   GST_OBJECT_LOCK (self);
   integral = self->output == GST_CL_INTEGRAL_OUTPUT_INTEGRAL;
+  format = self->format;
+  planes = self->planes;
   GST_OBJECT_UNLOCK (self);
 
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    const GstStructure *s = gst_caps_get_structure (caps, i);
-    gboolean raw = gst_structure_has_name (s, "video/x-raw");
-
-    if (direction == GST_PAD_SINK) {
-      if (!raw)
-        continue;
-      ret = gst_caps_merge_structure (ret, integral ?
-          raw_to_integral (self, s) : gst_structure_copy (s));
-    } else if (raw && !integral) {
-      ret = gst_caps_merge_structure (ret, gst_structure_copy (s));
-    } else if (!raw && integral &&
-        gst_structure_has_name (s, GST_CL_INTEGRAL_MEDIA_TYPE)) {
-      ret = gst_caps_merge_structure (ret, integral_to_raw (s));
-    }
-  }
+  ret = gst_cl_integral_caps_transform (direction, caps, integral, format,
+      planes);
 
   /* in system memory and in memory:OpenCL; then only what our templates
    * can carry */
@@ -706,8 +464,10 @@ gst_cl_integral_fixate_caps (GstBaseTransform * trans,
     planes = self->planes;
     GST_OBJECT_UNLOCK (self);
     /* the properties are preferences: fall back to what downstream allows */
-    gst_structure_fixate_field_string (s, "format", format_names[format]);
-    gst_structure_fixate_field_string (s, "planes", planes_names[planes]);
+    gst_structure_fixate_field_string (s, "format",
+        gst_cl_integral_format_name (format));
+    gst_structure_fixate_field_string (s, "planes",
+        gst_cl_integral_planes_name (planes));
   } else if (direction == GST_PAD_SINK) {
     /* box-mean: same frames as the input */
     GstStructure *in = gst_caps_get_structure (caps, 0);
@@ -733,9 +493,9 @@ gst_cl_integral_get_unit_size (GstBaseTransform * trans, GstCaps * caps,
   GstClIntegralFormat f;
   guint planes;
 
-  if (parse_integral_caps (caps, &w, &h, &ch, &f, &planes)) {
+  if (gst_cl_integral_parse_caps (caps, &w, &h, &ch, &f, &planes)) {
     guint64 total;
-    if (!integral_layout (w, h, ch, f, planes, NULL, &total) ||
+    if (!gst_cl_integral_layout (w, h, ch, f, planes, NULL, &total) ||
         total > G_MAXSIZE)
       return FALSE;
     *size = total;
@@ -766,7 +526,7 @@ describe_source (const GstVideoInfo * info, SourceDesc * d)
   const gchar *name = gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info));
 
   memset (d, 0, sizeof (*d));
-  if (is_rgb_format (name)) {
+  if (gst_cl_integral_is_rgb_format (name)) {
     d->channels = 3;
     d->src_t = "uchar";
     d->max_value = 255;
@@ -776,7 +536,7 @@ describe_source (const GstVideoInfo * info, SourceDesc * d)
     d->boff = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
     return TRUE;
   }
-  if (!g_strv_contains (gray_formats, name))
+  if (!gst_cl_integral_is_gray_format (name))
     return FALSE;
   d->channels = 1;
   d->pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
@@ -1376,7 +1136,7 @@ plane_types (GstClIntegralFormat f, gboolean sq, const gchar ** acc,
 
   if (sq) {
     *acc = "ulong";
-    *out = format_is_float (f) ? "double" : "ulong";
+    *out = gst_cl_integral_format_is_float (f) ? "double" : "ulong";
   } else {
     *acc = f == GST_CL_INTEGRAL_FORMAT_U32 ? "uint" : "ulong";
     *out = outs[f];
@@ -1411,7 +1171,7 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   GstClContext *ctx = gst_cl_base_filter_get_context (base);
   const gchar *variant = g_getenv (VARIANT_ENV);
   const gchar *acc, *out;
-  guint64 offsets[MAX_PLANES];
+  guint64 offsets[GST_CL_INTEGRAL_MAX_PLANES];
   GstClIntegralFormat format;
   SourceDesc d;
   gsize acc_size;
@@ -1457,8 +1217,8 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     gboolean computed;
 
     format = wide ? GST_CL_INTEGRAL_FORMAT_U64 : GST_CL_INTEGRAL_FORMAT_U32;
-    computed = integral_layout (self->width, self->height, d.channels, format,
-        GST_CL_INTEGRAL_PLANES_SUM, NULL, &size);
+    computed = gst_cl_integral_layout (self->width, self->height,
+        d.channels, format, GST_CL_INTEGRAL_PLANES_SUM, NULL, &size);
     if (!check_size (self, computed, size, "box-mean integral image"))
       return FALSE;
     plane_types (format, FALSE, &acc, &out, &acc_size);
@@ -1478,7 +1238,7 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
 
   {
     gint w, h, ch;
-    if (!parse_integral_caps (outcaps, &w, &h, &ch, &format, &planes) ||
+    if (!gst_cl_integral_parse_caps (outcaps, &w, &h, &ch, &format, &planes) ||
         w != self->width || h != self->height || ch != d.channels) {
       GST_ERROR_OBJECT (self, "output caps %" GST_PTR_FORMAT " do not match "
           "the input %" GST_PTR_FORMAT, outcaps, incaps);
@@ -1487,7 +1247,7 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   }
   {
     guint64 size = 0;
-    gboolean computed = integral_layout (self->width, self->height,
+    gboolean computed = gst_cl_integral_layout (self->width, self->height,
         d.channels, format, planes, offsets, &size);
 
     if (!check_size (self, computed, size, "integral image"))
@@ -1530,8 +1290,10 @@ gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
   if (!self->gpu)
     start_warm_up (self, warm_job_run);
   GST_INFO_OBJECT (self, "%dx%d x%d -> %s %s, %" G_GSIZE_FORMAT " bytes, %s "
-      "variant", self->width, self->height, d.channels, format_names[format],
-      planes_names[planes], self->out_size, self->gpu ? "GPU" : "CPU");
+      "variant", self->width, self->height, d.channels,
+      gst_cl_integral_format_name (format),
+      gst_cl_integral_planes_name (planes), self->out_size,
+      self->gpu ? "GPU" : "CPU");
   return TRUE;
 }
 
@@ -1544,7 +1306,7 @@ gst_cl_integral_reset (GstClBaseFilter * base)
   /* (the base class joined a compile in progress, which uses the planes'
    * fast kernels, before this) */
   self->fast_ready = 0;
-  for (i = 0; i < MAX_PLANES; i++) {
+  for (i = 0; i < GST_CL_INTEGRAL_MAX_PLANES; i++) {
     IntegralPlane *p = &self->plane[i];
     if (p->k1)
       clReleaseKernel (p->k1);
