@@ -698,6 +698,8 @@ histogram_of (const gchar * format)
   GstElement *pipeline = gst_parse_launch (desc, NULL);
   gchar *text = NULL;
   gboolean done = FALSE;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  GWeakRef gone;
 
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   while (!done) {
@@ -719,7 +721,19 @@ histogram_of (const gchar * format)
     gst_message_unref (msg);
   }
   gst_element_set_state (pipeline, GST_STATE_NULL);
+  /* the context lives as long as the pipeline's GstContext, and GStreamer's
+   * own threads may still hold the pipeline for a moment after our unref
+   * (seen under load: the next pipeline then found this context alive, its
+   * programs in memory, and read no cache file): wait for the pipeline to
+   * go, so that each call starts on a context of its own */
+  g_weak_ref_init (&gone, pipeline);
   gst_object_unref (pipeline);
+  while ((pipeline = g_weak_ref_get (&gone))) {
+    gst_object_unref (pipeline);
+    fail_unless (g_get_monotonic_time () < deadline, "pipeline not freed");
+    g_usleep (1000);
+  }
+  g_weak_ref_clear (&gone);
   g_free (desc);
   fail_unless (text != NULL, "no histogram message");
   return text;
