@@ -11,6 +11,50 @@
 
 #include "gstclconvolvepriv.h"
 
+/* conv2d_px<R>_<CH>: 32x4 work-items, PX_NX1 or PX_NX4 pixels x PX_ROWS
+ * rows each (kernels/convolve.cl's defaults) */
+#define PX_WX 32
+#define PX_WY 4
+#define PX_NX1 8
+#define PX_NX4 2
+#define PX_ROWS 8
+#define PX_MAX_R 3
+/* GST_CL_CONVOLVE_PX=NX1,NX4,ROWS,MAXR (tuning on a GPU): other work-item
+ * shapes and largest radius; "off": the conv2d_reg kernels instead;
+ * "dense": 2-D conv2d_px only (no fused separable kernel); "sparse": zero
+ * taps left out at compile time for every matrix (one program per zero
+ * pattern), "full": for none (by default: for 2-D matrices of at most half
+ * non-zero taps, see gst_cl_convolve_px_pattern) */
+#define PX_ENV "GST_CL_CONVOLVE_PX"
+/* GST_CL_CONVOLVE_PX_WAIT=1 (tests, benchmarks): a frame waits for its
+ * conv2d_px variant instead of running conv2d_reg until it is built */
+#define PX_WAIT_ENV "GST_CL_CONVOLVE_PX_WAIT"
+/* conv2d_pxl ((64 / PXL_NX) x 4 work-items, tiles of 64 pixels x
+ * 4 * PXL_ROWS rows) serves 8-bit 4-sample planes; GST_CL_CONVOLVE_PX_LOCAL
+ * (tuning on a GPU): "0" conv2d_px instead, "sep" conv2d_pxl for separable
+ * matrices only, "ROWS[,NX[,HU[,SEP16[,FIN[,WID[,FP]]]]]]":
+ * PXL_ROWS (1..8; 0 by program, see pxl_rows), pixels per work-item side
+ * by side (1, 2), the separable
+ * row pass's pixels per step (4, 8), its 16-byte local stores (0, 1),
+ * PXL_FIN (0..3: saturating conversions, stores per `absolute'), PXL_WID
+ * (0, 1: widening through byte permutes) and PXL_FP (0, 1: the 2-D
+ * fill's loads ahead; by default for float matrices only, see px_fp) */
+#define PXL_ENV "GST_CL_CONVOLVE_PX_LOCAL"
+#define PXL_WX 64
+#define PXL_WY 4
+#define PXL_ROWS 0               /* see pxl_rows */
+#define PXL_MAX_ROWS 8          /* local memory: 3 planes of 38 x 72 floats */
+#define PXL_NX 2
+#define PXL_HU 8
+#define PXL_SEP16 0
+#define PXL_FIN 3
+#define PXL_WID 1
+#define PXL_FP -1               /* see px_fp */
+/* conv2d_px variants kept per caps (zero patterns seen on a stream) */
+#define PX_MAX_VARIANTS 8
+/* float sums of integers are exact up to here */
+#define PX_EXACT_LIMIT (1 << 24)
+
 /* conv2d_px's float sums are exact for @k: every partial sum of the
  * integer path lies within sum |c| * the largest sample (also for the
  * fused separable sums: sum |c| = sum |row| * sum |col| there) */
