@@ -293,24 +293,52 @@ test_element_cl_context (GstElement * element)
   return ctx;
 }
 
-gboolean
-test_element_on_cpu_device (GstElement * element)
+/* The cl_device_id @element runs on, from its "gst.cl.context" answer;
+ * NULL when it has no context */
+static cl_device_id
+element_cl_device (GstElement * element)
 {
   GstQuery *query = gst_query_new_context ("gst.cl.context");
-  cl_device_type type = 0;
+  guint64 device = 0;
 
   if (gst_element_query (element, query)) {
     GstContext *context;
-    guint64 device = 0;
 
     gst_query_parse_context (query, &context);
-    if (gst_structure_get_uint64 (gst_context_get_structure (context),
-            "cl-device", &device) && device)
-      clGetDeviceInfo ((cl_device_id) (guintptr) device, CL_DEVICE_TYPE,
-          sizeof (type), &type, NULL);
+    gst_structure_get_uint64 (gst_context_get_structure (context),
+        "cl-device", &device);
   }
   gst_query_unref (query);
+  return (cl_device_id) (guintptr) device;
+}
+
+gboolean
+test_element_on_cpu_device (GstElement * element)
+{
+  cl_device_id device = element_cl_device (element);
+  cl_device_type type = 0;
+
+  if (device)
+    clGetDeviceInfo (device, CL_DEVICE_TYPE, sizeof (type), &type, NULL);
   return (type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+gint
+test_element_pocl_major (GstElement * element)
+{
+  cl_device_id device = element_cl_device (element);
+  cl_platform_id platform = NULL;
+  gchar version[256] = "";
+  const gchar *pocl;
+
+  /* PoCL's platform version reads "OpenCL 3.0 PoCL 5.0+debian  Linux, ..." */
+  if (!device || clGetDeviceInfo (device, CL_DEVICE_PLATFORM,
+          sizeof (platform), &platform, NULL) != CL_SUCCESS ||
+      clGetPlatformInfo (platform, CL_PLATFORM_VERSION, sizeof (version) - 1,
+          version, NULL) != CL_SUCCESS)
+    return 0;
+  pocl = strstr (version, " PoCL ");
+  return pocl ? (gint) g_ascii_strtoll (pocl + 6, NULL, 10) : 0;
 }
 
 GstContext *

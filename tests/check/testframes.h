@@ -62,6 +62,8 @@ gboolean test_have_cl_cpu_device (void);
 /* Whether the OpenCL device @element runs on (from its "gst.cl.context"
  * answer) is a CPU device; FALSE when it has no context */
 gboolean test_element_on_cpu_device (GstElement * element);
+/* The major version of PoCL when @element runs on a PoCL device, else 0 */
+gint test_element_pocl_major (GstElement * element);
 
 /* meson's and automake's exit status for a skipped test */
 #define TEST_EXIT_SKIP 77

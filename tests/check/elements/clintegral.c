@@ -1286,6 +1286,24 @@ GST_START_TEST (test_property_syntax)
 
 GST_END_TEST;
 
+/* PoCL 5.0 (Ubuntu 24.04) now and then compiles gpu_lookback_integral
+ * wrong (a lost store: a wrong element, or a look-back that never ends)
+ * and caches the bad binary (docs/design.md, "Two platforms"). That
+ * kernel runs on GPUs only, when asked for; CI (PoCL 3.1) and
+ * scripts/gpu-check.sh run its case. GST_CL_TEST_LOOKBACK_ON_POCL5=1
+ * runs it on PoCL 5 too. */
+static gboolean
+skip_lookback_here (void)
+{
+  if (!keeper || test_element_pocl_major (keeper->element) != 5 ||
+      g_strcmp0 (g_getenv ("GST_CL_TEST_LOOKBACK_ON_POCL5"), "1") == 0)
+    return FALSE;
+  g_print ("clintegral: test_gpu_lookback skipped: PoCL 5 now and then "
+      "miscompiles gpu_lookback_integral (docs/design.md, \"Two "
+      "platforms\"; GST_CL_TEST_LOOKBACK_ON_POCL5=1 runs it)\n");
+  return TRUE;
+}
+
 static Suite *
 clintegral_suite (void)
 {
@@ -1313,7 +1331,8 @@ clintegral_suite (void)
   tcase_add_test (tc, test_box_mean_tile);
   tcase_add_test (tc, test_first_frame_switch);
   tcase_add_test (tc, test_wrap_4k);
-  tcase_add_test (tc, test_gpu_lookback);
+  if (!skip_lookback_here ())
+    tcase_add_test (tc, test_gpu_lookback);
   tcase_add_test (tc, test_gpu_strips);
   tcase_add_test (tc, test_gpu_pair_solid);
   tcase_add_test (tc, test_big_frame);
@@ -1330,12 +1349,12 @@ main (int argc, char **argv)
   g_setenv ("CK_FORK", "no", TRUE);
   gst_check_init (&argc, &argv);
   test_skip_without_cl_device ("clintegral");
-  s = clintegral_suite ();
   if (test_have_cl_device ()) {
     keeper = gst_harness_new ("clintegral");
     gst_harness_set_src_caps (keeper, test_caps_new (GST_VIDEO_FORMAT_GRAY8,
             4, 4));
   }
+  s = clintegral_suite ();
   ret = gst_check_run_suite (s, "clintegral", __FILE__);
   if (keeper) {
     gst_harness_teardown (keeper);
