@@ -6,6 +6,7 @@
 
 #include "gstclbasefilter.h"
 #include "gstclbufferpool.h"
+#include "gstcllifopool.h"
 #include "gstclpool.h"
 #include "gstclcompilegate.h"
 
@@ -625,7 +626,7 @@ device_pool_new (GstClContext * ctx, GstCaps * caps, gsize size, guint min,
 
   if (caps_size (caps))
     return gst_cl_buffer_pool_new_for_caps (ctx, caps, min, max);
-  pool = gst_buffer_pool_new ();
+  pool = gst_cl_lifo_pool_new ();
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, size, min, max);
   allocator = gst_cl_memory_allocator_new (ctx);

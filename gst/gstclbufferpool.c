@@ -12,11 +12,12 @@
 
 struct _GstClBufferPool
 {
-  GstVideoBufferPool parent;
+  GstClLifoVideoPool parent;
   GstClContext *ctx;
 };
 
-G_DEFINE_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST_TYPE_VIDEO_BUFFER_POOL);
+G_DEFINE_TYPE (GstClBufferPool, gst_cl_buffer_pool,
+    GST_TYPE_CL_LIFO_VIDEO_POOL);
 
 /* Whatever allocator the configuration names, buffers are GstClMemory of
  * our context: the allocator of an ALLOCATION query would otherwise put

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClBufferPool: video buffers of one GstClMemory each (one cl_mem per
  * buffer, made once and reused frame after frame), with a GstVideoMeta that
- * says where the planes are. A GstVideoBufferPool whose allocator is always a
+ * says where the planes are. A GstVideoBufferPool (handing out the buffer
+ * released last: GstClLifoVideoPool) whose allocator is always a
  * GstClMemoryAllocator of the pool's context: it honours the video-meta and
  * video-alignment options as any video pool does. */
 #pragma once
@@ -9,12 +10,13 @@
 #include <gst/video/video.h>
 #include <gst/video/gstvideopool.h>
 #include "gstclcontext.h"
+#include "gstcllifopool.h"
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_CL_BUFFER_POOL (gst_cl_buffer_pool_get_type ())
 G_DECLARE_FINAL_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST,
-    CL_BUFFER_POOL, GstVideoBufferPool);
+    CL_BUFFER_POOL, GstClLifoVideoPool);
 
 /* An unconfigured pool of @ctx's memory */
 GstBufferPool *gst_cl_buffer_pool_new (GstClContext * ctx);

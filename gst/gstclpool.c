@@ -10,6 +10,7 @@
 #endif
 
 #include "gstclpool.h"
+#include "gstcllifopool.h"
 #include "gstclutils.h"
 
 #define GST_CAT_DEFAULT gst_cl_debug
@@ -147,8 +148,8 @@ gst_cl_pool_new (GstClContext * ctx, GstCaps * caps, gsize size,
 {
   GstStructure *s = gst_caps_get_structure (caps, 0);
   gboolean is_video = gst_structure_has_name (s, "video/x-raw");
-  GstBufferPool *pool = is_video ? gst_video_buffer_pool_new () :
-      gst_buffer_pool_new ();
+  GstBufferPool *pool = is_video ? gst_cl_lifo_video_pool_new () :
+      gst_cl_lifo_pool_new ();
   GstStructure *config = gst_buffer_pool_get_config (pool);
   GstAllocationParams params;
   GstAllocator *allocator = NULL;
