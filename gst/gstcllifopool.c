@@ -119,9 +119,10 @@ lifo_finalize (GObject * object, GObjectClass * parent_class)
 {
   LifoStack *lifo = lifo_of (GST_BUFFER_POOL (object));
 
-  /* (stop emptied the stack: an active pool holds a reference) */
-  g_mutex_clear (&lifo->lock);
+  /* GstBufferPool's finalize stops a pool still active (lifo_stop empties
+   * the stack), so the lock goes after it; the instance is freed later */
   parent_class->finalize (object);
+  g_mutex_clear (&lifo->lock);
 }
 
 static void

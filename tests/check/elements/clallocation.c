@@ -561,8 +561,8 @@ lifo_acquire (GstBufferPool * pool)
 /* Pools we propose upstream (system memory, and memory:OpenCL): released
  * a, c, b, they hand out b, c, a (GstBufferPool's order: a, c, b); a
  * buffer whose memory was replaced is not handed out again; bounded pools
- * keep GstBufferPool's order; flushing and stopping work as GstBufferPool's
- * (valgrind in CI: nothing leaks) */
+ * keep GstBufferPool's order; flushing, stopping and dropping an active
+ * pool work as GstBufferPool's (valgrind in CI: nothing leaks) */
 GST_START_TEST (test_lifo_pool_order)
 {
   static const gchar *caps[] = {
@@ -604,6 +604,11 @@ GST_START_TEST (test_lifo_pool_order)
     fail_unless (gst_buffer_pool_set_active (pool, TRUE));
     gst_buffer_unref (lifo_acquire (pool));
     fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+    gst_object_unref (pool);
+
+    /* dropped while active, a buffer on its stack: freed with it */
+    pool = proposed_pool_started (h, caps[i], 0);
+    gst_buffer_unref (lifo_acquire (pool));
     gst_object_unref (pool);
 
     pool = proposed_pool_started (h, caps[i], 3);
