@@ -522,8 +522,9 @@ GST_END_TEST;
 
 /* ---- pools that hand out the buffer released last ---- */
 
-/* the pool @desc proposes upstream for @caps_str (memory:OpenCL caps: a
- * pool of GstClMemory), configured with at most @max buffers, started */
+/* the pool that @h's element proposes upstream for @caps_str
+ * (memory:OpenCL caps: a pool of GstClMemory), configured with at most
+ * @max buffers, started */
 static GstBufferPool *
 proposed_pool_started (GstHarness * h, const gchar * caps_str, guint max)
 {
@@ -586,10 +587,11 @@ GST_START_TEST (test_lifo_pool_order)
     fail_unless (lifo_acquire (pool) == c);
     fail_unless (lifo_acquire (pool) == a);
 
-    /* memory replaced: tagged, dropped on release */
+    /* memory replaced: tagged, dropped on release (kept, it would come
+     * back before c) */
     gst_buffer_replace_all_memory (a, gst_allocator_alloc (NULL, 128, NULL));
-    gst_buffer_unref (a);
     gst_buffer_unref (c);
+    gst_buffer_unref (a);
     fail_unless (lifo_acquire (pool) == c);
     gst_buffer_unref (c);
     gst_buffer_unref (got);
