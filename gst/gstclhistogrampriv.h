@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* clhistogram's insides, shared by gstclhistogram.c (properties, caps,
- * counting frames, messages, overlay) and gstclhistogrampass.c (the
- * kernel launches that count a frame: their programs, warm-up and
- * enqueueing). Not installed. */
+/* clhistogram's insides, shared by gstclhistogram.c (the element:
+ * properties, caps, set-up, events and queries), gstclhistogramframe.c (per
+ * frame: counting, intervals and messages, the meta, the overlay) and
+ * gstclhistogrampass.c (the kernel launches that count a frame: their
+ * programs, warm-up and enqueueing). Not installed. */
 #pragma once
 
 #include "gstclhistogram.h"
@@ -106,6 +107,13 @@ struct _GstClHistogram
 #define HIST_WHAT "Could not compute the histogram"
 /* CPU devices: the fewest pixels worth a band of its own */
 #define MIN_BAND_PIXELS 16384
+
+/* gstclhistogramframe.c */
+gboolean gst_cl_histogram_process (GstClBaseFilter * filter,
+    GstClFrame * frame, GstClFrame * out);
+GstFlowReturn gst_cl_histogram_transform_ip (GstBaseTransform * trans,
+    GstBuffer * buf);
+void gst_cl_histogram_post_message (GstClHistogram * self);
 
 /* gstclhistogrampass.c */
 guint gst_cl_histogram_gpu_tuning (const gchar * env, guint def);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* overlay.cl: clhistogram's overlay blended into a frame on the device
  * (gstclhistogramblend.c), the same arithmetic as the host blender in
- * gstclhistogramoverlay.c, so both give the same bytes. OpenCL C 1.2. The
+ * gstclhistogramoverlayblend.c, so both give the same bytes. OpenCL C 1.2. The
  * frame's layout comes in a table, so one program serves every format;
  * -DOVERLAY_FP64=1 (devices with doubles) adds overlay_graph.
  *

@@ -1,27 +1,33 @@
 /* The histogram overlay's own cost per 1080p frame, one implementation of
- * gst/gstclhistogramoverlay.c against another in the same process (and
+ * gst/gstclhistogramoverlay*.c against another in the same process (and
  * whether their output is bit-identical), as thread CPU time: best of N
  * batches of 20 frames. Not built by meson (it links two copies of the
- * same file); from the repository root, with REV the version to compare
- * against:
+ * same files); from the repository root, with REV the version to compare
+ * against (REV's overlay files are linked into one object whose
+ * gst_cl_histogram_overlay_* symbols become old_*):
  *
- *   mkdir -p /tmp/ovb && git show REV:gst/gstclhistogramoverlay.c > /tmp/ovb/old.c
+ *   rm -rf /tmp/ovb && mkdir -p /tmp/ovb
+ *   for f in overlay overlayprops overlayblend overlaypriv; do
+ *     x=c; [ $f = overlaypriv ] && x=h
+ *     git show REV:gst/gstclhistogram$f.$x > /tmp/ovb/gstclhistogram$f.$x ||
+ *       rm /tmp/ovb/gstclhistogram$f.$x; done
  *   CF="-O2 -Igst $(pkg-config --cflags gstreamer-video-1.0)"
- *   for f in settings_init install set_property get_property new free draw \
- *       get_blender takes_boxes draw_boxes; do
- *     R="$R -Dgst_cl_histogram_overlay_$f=old_$f"; done
- *   gcc $CF $R -c /tmp/ovb/old.c -o /tmp/ovb/old.o
- *   gcc $CF tests/bench/overlay-blend.c gst/gstclhistogramoverlay.c \
+ *   for c in /tmp/ovb/*.c; do gcc $CF -c $c -o ${c%.c}.o; done
+ *   ld -r /tmp/ovb/*.o -o /tmp/ovb/all.o
+ *   nm -g --defined-only /tmp/ovb/all.o | awk '$3 ~ /^gst_cl_histogram_overlay_/
+ *       { print $3, "old_" substr ($3, 26) }' > /tmp/ovb/syms
+ *   objcopy --redefine-syms=/tmp/ovb/syms /tmp/ovb/all.o /tmp/ovb/old.o
+ *   gcc $CF tests/bench/overlay-blend.c gst/gstclhistogramoverlay*.c \
  *       gst/gstclhistogramrows.c /tmp/ovb/old.o -o /tmp/ovb/overlay-blend \
  *       $(pkg-config --libs gstreamer-video-1.0) -lm
  *   /tmp/ovb/overlay-blend 15
  *
  * Both copies call the working tree's gst/gstclhistogramrows.c where REV
  * has it (to compare that file too, compile REV's with
- * -Dgst_cl_histogram_rows_blend=old_rows_blend and the same for old.c). The
- * counts are a smooth hump plus noise (log scale: mostly lit bars, noisy
- * tops), red+green+blue on RGB formats, luma on the others; the frame is
- * random. */
+ * -Dgst_cl_histogram_rows_blend=old_rows_blend and the same for the old
+ * overlay files). The counts are a smooth hump plus noise (log scale:
+ * mostly lit bars, noisy tops), red+green+blue on RGB formats, luma on the
+ * others; the frame is random. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
