@@ -133,6 +133,30 @@ create_scratch (GstClIntegral * self, gsize size)
   return mem;
 }
 
+/* Scratch of @size bytes whose first @zeroed bytes (a multiple of 4) are
+ * cleared once here: the kernels tell frames apart by an epoch in those
+ * words, so they are never cleared per frame */
+static cl_mem
+create_zeroed_scratch (GstClIntegral * self, gsize size, gsize zeroed)
+{
+  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
+      (self));
+  const cl_uint zero = 0;
+  cl_mem mem = create_scratch (self, size);
+  cl_int err;
+
+  if (!mem)
+    return NULL;
+  err = clEnqueueFillBuffer (ctx->queue, mem, &zero, sizeof (zero), 0,
+      zeroed, 0, NULL, NULL);
+  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
+          "clEnqueueFillBuffer", "Could not clear OpenCL scratch memory")) {
+    clReleaseMemObject (mem);
+    return NULL;
+  }
+  return mem;
+}
+
 static gboolean check_size (GstClIntegral * self, gboolean computed,
     guint64 size, const gchar * what);
 
@@ -202,13 +226,8 @@ gpu_tile_rows (void)
 static cl_mem
 create_gpu_status (GstClIntegral * self, gint tile_rows, gsize acc_size)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
-      (self));
   guint64 strips, blocks, tiles = 0, per_tile, size = 0;
-  const cl_ulong zero = 0;
   gboolean ok;
-  cl_mem mem;
-  cl_int err;
 
   gst_cl_integral_gpu_tiles (self, tile_rows, &strips, &blocks);
   per_tile = (GPU_STRIP_PIXELS + 1 + tile_rows) * self->channels *
@@ -219,17 +238,7 @@ create_gpu_status (GstClIntegral * self, gint tile_rows, gsize acc_size)
       g_uint64_checked_mul (&size, size, 8);
   if (!check_size (self, ok, size, "GPU integral status"))
     return NULL;
-  mem = create_scratch (self, size);
-  if (!mem)
-    return NULL;
-  err = clEnqueueFillBuffer (ctx->queue, mem, &zero, sizeof (zero), 0, size,
-      0, NULL, NULL);
-  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
-          "clEnqueueFillBuffer", "Could not clear OpenCL scratch memory")) {
-    clReleaseMemObject (mem);
-    return NULL;
-  }
-  return mem;
+  return create_zeroed_scratch (self, size, size);
 }
 
 /* The GPU strip kernels' scratch: per strip its column sums and tile
@@ -254,29 +263,13 @@ create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size,
   return create_scratch (self, size);
 }
 
-/* The CPU kernels' scratch: the region words, zeroed here once (the
- * kernel tells frames apart by an epoch in each), then @band_bytes per
- * band */
+/* The CPU kernels' scratch: the region words (zeroed once), then
+ * @band_bytes per band */
 static cl_mem
 create_cpu_scratch (GstClIntegral * self, gsize band_bytes)
 {
-  GstClContext *ctx = gst_cl_base_filter_get_context (GST_CL_BASE_FILTER
-      (self));
-  gsize n = CPU_HEAD + (gsize) self->n_bands * band_bytes;
-  const cl_uint zero = 0;
-  cl_mem mem = create_scratch (self, n);
-  cl_int err;
-
-  if (!mem)
-    return NULL;
-  err = clEnqueueFillBuffer (ctx->queue, mem, &zero, sizeof (zero), 0,
-      CPU_HEAD, 0, NULL, NULL);
-  if (!gst_cl_base_filter_check (GST_CL_BASE_FILTER (self), err,
-          "clEnqueueFillBuffer", "Could not clear OpenCL scratch memory")) {
-    clReleaseMemObject (mem);
-    return NULL;
-  }
-  return mem;
+  return create_zeroed_scratch (self, CPU_HEAD + (gsize) self->n_bands *
+      band_bytes, CPU_HEAD);
 }
 
 /* Builds plane @i's program and kernels (and scratch); @out2 non-NULL:
