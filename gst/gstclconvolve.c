@@ -567,12 +567,13 @@ new_taps (GstClConvolve * self, GstClContext * ctx, gsize n)
   return mem;
 }
 
-/* sep_fixed's colour path (FIXED_COLOUR in kernels/convolve.cl) for the
- * host CPU, which PoCL's and other CPU devices run on: 1 where it has
- * AVX-512 VBMI (byte permutes across the vector; a function attribute in
- * the kernel, since PoCL's LLVM may name an older CPU model), 2 where it
- * has AVX2 (shuffles within 16-byte lanes: 1080p RGBA gaussian 3x3 18%,
- * 7x7 5% less time than filtering the pass-through byte too), else 0 */
+/* sep_fixed's colour path (FIXED_COLOUR in
+ * kernels/convolve-cpu-fixed-colour.cl) for the host CPU, which PoCL's and
+ * other CPU devices run on: 1 where it has AVX-512 VBMI (byte permutes across
+ * the vector; a function attribute in the kernel, since PoCL's LLVM may name an
+ * older CPU model), 2 where it has AVX2 (shuffles within 16-byte lanes: 1080p
+ * RGBA gaussian 3x3 18%, 7x7 5% less time than filtering the pass-through byte
+ * too), else 0 */
 static gint
 host_colour_path (void)
 {

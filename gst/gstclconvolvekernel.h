@@ -83,7 +83,7 @@ typedef struct
   gboolean exact16;
   /* A box: an integer separable matrix with one non-zero value in every row
    * factor and one in every column factor. CPU devices' sep_strips slides
-   * its sums instead of taking every tap (kernels/convolve.cl). */
+   * its sums instead of taking every tap (kernels/convolve-cpu-sep.cl). */
   gboolean box;
 } GstClConvolveKernel;
 

@@ -20,7 +20,8 @@ gst_cl_convolve_takes_separable_path (GstClConvolve * self,
 }
 
 /* whether this stream's device and format have the fixed-point kernels
- * (in both programs: the integer one's sum exactly, kernels/convolve.cl) */
+ * (in both programs: the integer one's sum exactly,
+ * kernels/convolve-cpu-fixed.cl) */
 gboolean
 gst_cl_convolve_has_fixed_kernels (GstClConvolve * self)
 {

@@ -20,10 +20,11 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cl_convolve_debug);
 #define STRIP 64
 #define TILE_W 64
 #define TILE_H 16
-/* rows per work-item of the separable CPU kernels (kernels/convolve.cl):
- * each strip's row pass first refills 2 ry rows of the strip above, so a
- * taller strip repeats less; 128 rows measured faster than 64 on a 2-vCPU
- * AMD EPYC and a 16-core Xeon alike (docs/performance-log.md) */
+/* rows per work-item of the separable CPU kernels
+ * (kernels/convolve-cpu-sep.cl): each strip's row pass first refills 2 ry rows
+ * of the strip above, so a taller strip repeats less; 128 rows measured faster
+ * than 64 on a 2-vCPU AMD EPYC and a 16-core Xeon alike
+ * (docs/performance-log.md) */
 #define SEP_ROWS 128
 /* sep_fixed's work-items on 4-sample pixels with a pass-through sample */
 #define COLOUR_STRIP 128
@@ -149,7 +150,7 @@ struct _GstClConvolve
   gint pxl_wid;                 /* its widening (PXL_WID) */
   gint pxl_fp;                  /* its loads ahead (PXL_FP; -1: px_fp) */
   guint64 px_mask;              /* the frame matrix's zero pattern (see
-                                 * kernels/convolve.cl) */
+                                 * kernels/convolve-gpu-px.cl) */
   GPtrArray *px_variants;       /* of PxVariant, built on the warm-up
                                  * worker, per caps */
   cl_kernel frame_px[2];        /* this frame's conv2d_px for 1- and

@@ -12,7 +12,7 @@
 #include "gstclconvolvepriv.h"
 
 /* conv2d_px<R>_<CH>: 32x4 work-items, PX_NX1 or PX_NX4 pixels x PX_ROWS
- * rows each (kernels/convolve.cl's defaults) */
+ * rows each (kernels/convolve-gpu-px.cl's defaults) */
 #define PX_WX 32
 #define PX_WY 4
 #define PX_NX1 8

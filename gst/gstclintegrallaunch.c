@@ -120,7 +120,7 @@ enqueue_box_mean (GstClIntegral * self, GstClFrame * in, GstClFrame * out)
               in->stride[0] % 4 == 0 && out->offset[0] % 4 == 0 &&
               out->stride[0] % 4 == 0))) {
     /* one launch; tiles of box_tile_wg - 2r means by BOX_TILE_H rows;
-     * whole windows divide by inv (integral.cl) */
+     * whole windows divide by inv (integral-gpu-box.cl) */
     gsize tlsz[2] = { self->box_tile_wg, 1 };
     gsize means = self->box_tile_wg - 2 * r;
     gsize tgsz[2] = { ((gsize) w + means - 1) / means * self->box_tile_wg,

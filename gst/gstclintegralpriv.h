@@ -21,7 +21,7 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cl_integral_debug);
  * "wait": the device's variant, waiting for the warm-up (benchmarks) */
 #define VARIANT_ENV "GST_CL_INTEGRAL_VARIANT"
 /* CPU scratch: bytes of cpu_integral's region words (one 64-byte line per
- * band), zeroed once, before its rows (integral.cl) */
+ * band), zeroed once, before its rows (integral-cpu.cl) */
 #define CPU_HEAD 1024
 /* GPU: gpu_strip_scan's bands of strips; the strip kernels' work-group
  * size; rows per strip (also for 3-channel 64-bit sums: 16 beat 8 at 4K
@@ -29,7 +29,8 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cl_integral_debug);
 #define GPU_SCAN_BANDS 8
 #define GPU_STRIP_WG 64
 #define GPU_STRIP_ROWS 16
-#define GPU_STRIP_PIXELS (GPU_STRIP_WG * 4)     /* TW = WG * K in integral.cl */
+/* TW = WG * K in integral-gpu.cl */
+#define GPU_STRIP_PIXELS (GPU_STRIP_WG * 4)
 /* benchmarks only: rows per strip, 2 .. GPU_STRIP_WG; "N,M": M for
  * 3-channel 64-bit sums and 3-channel sum + squares programs (at most
  * GPU_STRIP_WG / 2) */
@@ -61,7 +62,7 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cl_integral_debug);
 #define GPU_TILE_ROWS 32
 #define TILE_ROWS_ENV "GST_CL_INTEGRAL_TILE_ROWS"
 /* GPU box mean: box_mean_tile (one launch, no integral image) for radii up
- * to BOX_TILE_MAX_RADIUS (BT_R in integral.cl): work-groups of as many
+ * to BOX_TILE_MAX_RADIUS (BT_R in integral-gpu-box.cl): work-groups of as many
  * columns (apron included) as the kernel's reqd_work_group_size (BT_WG,
  * read from the compiled kernel) by BOX_TILE_H rows (BT_H); larger radii,
  * a device short of the kernel's work-items or local memory, 4-byte pixels
@@ -71,7 +72,7 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cl_integral_debug);
 #define BOX_TILE_H 16
 #define BOX_ENV "GST_CL_INTEGRAL_BOX"
 /* GPU strip kernels: sum and squares planes come from one program (PAIR in
- * integral.cl: three launches and one frame read each, not six); "0" builds
+ * integral-gpu.cl: three launches and one frame read each, not six); "0" builds
  * one program per plane instead (for comparisons) */
 #define PAIR_ENV "GST_CL_INTEGRAL_PAIR"
 typedef struct

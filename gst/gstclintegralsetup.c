@@ -47,7 +47,7 @@ describe_source (const GstVideoInfo * info, SourceDesc * d)
  * at most 15. In cpu_integral band b first adds up the rows above it, each
  * costing @add_row_cost (c) of a scanned row, so its own share is smaller
  * (8-bit gray sums and counts: where the work-groups start, the split then
- * follows the groups' progress, integral.cl):
+ * follows the groups' progress, integral-cpu-bands.cl):
  * with band b scanning T - c * start(b) rows, start(b) = T (1 - (1 - c)^b) / c
  * and start(n) = height. c = 0: equal bands (cpu_box_mean). Starts are
  * multiples of 4 (cpu_integral's row block). */
@@ -78,7 +78,7 @@ plan_cpu_bands (GstClIntegral * self, guint compute_units,
 
 /* The GPU kernels' rows loaded a row ahead, across a barrier: on GPU
  * devices only (on PoCL, where tests run the GPU kernels, see
- * write_tile_rows in integral.cl) */
+ * write_tile_rows in integral-gpu.cl) */
 static gboolean
 row_ahead (GstClIntegral * self)
 {
@@ -161,7 +161,7 @@ static gboolean check_size (GstClIntegral * self, gboolean computed,
     guint64 size, const gchar * what);
 
 /* Local memory of a PAIR program's gpu_strip_integral (its largest
- * kernel, integral.cl) with @rows rows per strip: both planes' partial
+ * kernel, integral-gpu.cl) with @rows rows per strip: both planes' partial
  * sums (the squares' 4 bytes for 8-bit sources, @narrow), left sums,
  * staging rows (@out_size + 8 bytes per element) and the squares' sums
  * above the tile per work-item and per 8 */
@@ -202,7 +202,7 @@ gpu_strip_rows (GstClIntegral * self, gsize acc_size, gsize out_size,
     env = strchr (env, ',') + 1;
   rows = env ? CLAMP (atoi (env), 2, max) : GPU_STRIP_ROWS;
   /* (a margin for the compiler's alignment of the arrays; 8-bit sources
-   * sum their squares within a tile in 32 bits, SQT in integral.cl) */
+   * sum their squares within a tile in 32 bits, SQT in integral-gpu.cl) */
   while (pair && rows > 2 && pair_local_bytes (self, acc_size, out_size,
           max_value <= 255, rows) + 512 > ctx->local_mem_size)
     rows--;
@@ -218,11 +218,11 @@ gpu_tile_rows (void)
   return env ? CLAMP (atoi (env), 1, GPU_STRIP_WG) : GPU_TILE_ROWS;
 }
 
-/* The one-pass GPU kernel's status words (integral.cl): 2 ticket counters
- * in one 64-bit word, then per tile (GPU_STRIP_PIXELS + 1) vertical and
- * tile_rows horizontal values of channels sums, one 64-bit word per 32 bits
- * of sum. Zeroed once here: the kernel tells frames apart by an epoch in
- * each word and resets its own counters. */
+/* The one-pass GPU kernel's status words (integral-gpu-lookback.cl): 2 ticket
+ * counters in one 64-bit word, then per tile (GPU_STRIP_PIXELS + 1) vertical
+ * and tile_rows horizontal values of channels sums, one 64-bit word per 32 bits
+ * of sum. Zeroed once here: the kernel tells frames apart by an epoch in each
+ * word and resets its own counters. */
 static cl_mem
 create_gpu_status (GstClIntegral * self, gint tile_rows, gsize acc_size)
 {
@@ -242,7 +242,7 @@ create_gpu_status (GstClIntegral * self, gint tile_rows, gsize acc_size)
 }
 
 /* The GPU strip kernels' scratch: per strip its column sums and tile
- * totals, then SH row sums per tile (integral.cl), ACC each; @pair: both
+ * totals, then SH row sums per tile (integral-gpu.cl), ACC each; @pair: both
  * planes', 8 bytes each */
 static cl_mem
 create_gpu_scratch (GstClIntegral * self, gint strip_rows, gsize acc_size,

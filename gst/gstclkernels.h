@@ -7,10 +7,12 @@
 
 G_BEGIN_DECLS
 
+/* One program: the text of its part files joined (kernels/embed.py) */
 typedef struct
 {
-  const gchar *name;            /* file name, e.g. "histogram.cl" */
-  const gchar *source;          /* its text */
+  const gchar *name;            /* program name, e.g. "integral.cl" */
+  const gchar *const *parts;    /* its part files in order, NULL-terminated */
+  const gchar *source;          /* the joined text */
 } GstClKernelSource;
 
 /* NULL-terminated; generated into gstclkernels.c */

@@ -10,7 +10,8 @@
  * so no unchecked bytes ever reach the driver. Binaries are read back from
  * the driver and written from a worker thread, never the streaming thread.
  * GST_CL_KERNEL_DIR=path/to/kernels makes the plugin read .cl files from
- * there instead of the embedded copies; GST_CL_BUILD_OPTIONS adds options
+ * there instead of the embedded copies (a program's whole text, or its
+ * parts); GST_CL_BUILD_OPTIONS adds options
  * to every build (e.g. -cl-nv-verbose, whose register counts then appear in
  * the DEBUG log with each build log). */
 #ifdef HAVE_CONFIG_H
@@ -31,33 +32,81 @@
 /* every program is OpenCL C 1.2: the newest NVIDIA's compiler accepts */
 #define BASE_OPTIONS "-cl-std=CL1.2"
 
+static const GstClKernelSource *
+find_embedded (const gchar * name, GError ** error)
+{
+  const GstClKernelSource *k;
+
+  for (k = gst_cl_kernel_sources; k->name; k++)
+    if (!strcmp (k->name, name))
+      return k;
+  g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_INIT,
+      "No embedded kernel program named %s", name);
+  return NULL;
+}
+
 static gchar *
-load_source (const gchar * file, GError ** error)
+read_kernel_file (const gchar * dir, const gchar * file, GError ** error)
+{
+  gchar *path = g_build_filename (dir, file, NULL), *text = NULL;
+  GError *err = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, &err)) {
+    g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_INIT,
+        "Could not read kernel file from GST_CL_KERNEL_DIR: %s", err->message);
+    g_clear_error (&err);
+  }
+  g_free (path);
+  return text;
+}
+
+/* A program's parts from @dir, joined as kernels/embed.py joins them */
+static gchar *
+join_kernel_files (const gchar * dir, const GstClKernelSource * k,
+    GError ** error)
+{
+  GString *joined = g_string_new (NULL);
+  const gchar *const *part;
+
+  for (part = k->parts; *part; part++) {
+    gchar *text = read_kernel_file (dir, *part, error);
+
+    if (!text)
+      return (gchar *) g_string_free (joined, TRUE);
+    g_string_append_printf (joined, "#line 1 \"%s\"\n%s", *part, text);
+    if (!g_str_has_suffix (text, "\n"))
+      g_string_append_c (joined, '\n');
+    g_free (text);
+  }
+  return g_string_free (joined, FALSE);
+}
+
+/* The source of program @name: the embedded one, or with GST_CL_KERNEL_DIR
+ * set the files there: a file named like the program is taken whole (a
+ * variant to measure, or a revision from before the program was split);
+ * otherwise the program's part files are read and joined. */
+static gchar *
+load_source (const gchar * name, GError ** error)
 {
   const gchar *dir = g_getenv ("GST_CL_KERNEL_DIR");
   const GstClKernelSource *k;
+  gchar *whole;
 
   if (dir && *dir) {
-    gchar *path = g_build_filename (dir, file, NULL), *text = NULL;
-    GError *err = NULL;
-
-    if (!g_file_get_contents (path, &text, NULL, &err)) {
-      g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_INIT,
-          "Could not read kernel file from GST_CL_KERNEL_DIR: %s",
-          err->message);
-      g_clear_error (&err);
+    whole = g_build_filename (dir, name, NULL);
+    if (g_file_test (whole, G_FILE_TEST_EXISTS)) {
+      g_free (whole);
+      return read_kernel_file (dir, name, error);
     }
-    g_free (path);
-    return text;
+    g_free (whole);
   }
 
-  for (k = gst_cl_kernel_sources; k->name; k++)
-    if (!strcmp (k->name, file))
-      return g_strdup (k->source);
-
-  g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_INIT,
-      "No embedded kernel file named %s", file);
-  return NULL;
+  k = find_embedded (name, error);
+  if (!k)
+    return NULL;
+  if (dir && *dir)
+    return join_kernel_files (dir, k, error);
+  return g_strdup (k->source);
 }
 
 /* ---- on-disk cache ---- */
@@ -390,6 +439,48 @@ log_build_diagnostics (GstClContext * ctx, cl_program program,
   g_free (log);
 }
 
+/* For a program joined from parts (kernels/embed.py): the part files'
+ * lines in the joined source, for compilers that ignore the #line markers
+ * (NVIDIA's counts lines of the whole source); NULL for a program of one
+ * file */
+static gchar *
+describe_parts (const gchar * source)
+{
+  static const gchar marker[] = "#line 1 \"";
+  GString *map = NULL;
+  const gchar *line = source;
+  gchar *open_part = NULL;
+  guint n = 1, first = 0;
+
+  for (; *line; n++) {
+    const gchar *end = strchr (line, '\n');
+
+    if (g_str_has_prefix (line, marker)) {
+      const gchar *name = line + sizeof (marker) - 1;
+      const gchar *quote = strchr (name, '"');
+
+      if (quote && (!end || quote < end)) {
+        if (open_part)
+          g_string_append_printf (map, "%s lines %u-%u, ", open_part, first,
+              n - 1);
+        if (!map)
+          map = g_string_new ("where a compiler ignores #line, the program's "
+              "lines are its parts': ");
+        g_free (open_part);
+        open_part = g_strndup (name, quote - name);
+        first = n + 1;
+      }
+    }
+    if (!end)
+      break;
+    line = end + 1;
+  }
+  if (open_part)
+    g_string_append_printf (map, "%s lines %u-%u", open_part, first, n - 1);
+  g_free (open_part);
+  return map ? g_string_free (map, FALSE) : NULL;
+}
+
 static cl_program
 build_from_source (GstClContext * ctx, const gchar * file,
     const gchar * source, const gchar * options, gchar ** build_log,
@@ -408,7 +499,15 @@ build_from_source (GstClContext * ctx, const gchar * file,
 
   err = clBuildProgram (program, 1, &ctx->device, options, NULL, NULL);
   if (err != CL_SUCCESS) {
-    gchar *log = get_build_log (ctx, program);
+    gchar *log = get_build_log (ctx, program), *parts = describe_parts (source);
+
+    if (parts) {
+      gchar *with_parts = g_strconcat (log ? log : "", "\n", parts, NULL);
+
+      g_free (log);
+      g_free (parts);
+      log = with_parts;
+    }
 
     GST_ERROR ("building %s (%s) failed: %s\n%s", file, options,
         gst_cl_error_name (err), log ? log : "");

@@ -25,6 +25,9 @@ failed=0
 if [ -f .gpu/env.sh ]; then source .gpu/env.sh; fi
 export GST_PLUGIN_PATH=$PWD/build-gpu/gst GST_PLUGIN_PATH_1_0=$PWD/build-gpu/gst
 export GST_CL_CACHE_DIR=/tmp/gst-cl-cache CK_DEFAULT_TIMEOUT=600
+# the kernels' part files, which a test copies (the build's path is this
+# checkout's on the build machine)
+export GST_CL_TEST_KERNELS_DIR=$PWD/kernels
 # NVIDIA's OpenCL does not survive fork() once the parent has used it (the
 # suites probe for a device before gst-check forks): run tests in-process
 export CK_FORK=no

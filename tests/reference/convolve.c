@@ -149,12 +149,12 @@ put_sample (const Plane * pl, gint x, gint y, gint c, guint v)
     p[1] = v >> 8;
 }
 
-/* The window of the element's fixed point (8-bit samples, float matrices
- * of non-negative coefficients, positive divisor, no bias; CPU devices):
- * each pass of n taps is off by at most (2n + 1) / 512, and a separable
- * matrix's row pass error is scaled by the column pass's sum (see
- * kernels/convolve.cl). Separable is decided as the element does: rank 1
- * within 1e-9 of the largest coefficient. 0 where fixed point is not used. */
+/* The window of the element's fixed point (8-bit samples, float matrices of
+ * non-negative coefficients, positive divisor, no bias; CPU devices): each pass
+ * of n taps is off by at most (2n + 1) / 512, and a separable matrix's row pass
+ * error is scaled by the column pass's sum (see kernels/convolve-cpu-fixed.cl).
+ * Separable is decided as the element does: rank 1 within 1e-9 of the largest
+ * coefficient. 0 where fixed point is not used. */
 static gdouble
 fixed_window (const RefConvolve * p, gint maxv)
 {

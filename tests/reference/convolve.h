@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Plain-C reference for clconvolve: the same arithmetic rules as
- * kernels/convolve.cl, computed in 64-bit integers or doubles.
+ * kernels/convolve-*.cl, computed in 64-bit integers or doubles.
  *
  * Integer path (integer coefficients, divisor and bias, sums within 2^29
  * for 16-bit samples): exact, v = round_half_away (n / d + bias).

@@ -558,11 +558,11 @@ GST_START_TEST (test_fixed_point)
 
 GST_END_TEST;
 
-/* Exact sums in 16-bit lanes (CPU devices, 8-bit samples: integer
- * separable matrices of non-negative factors, kernels/convolve.cl's EXACT):
- * the division by an invariant that rounds them (fix_div_new, fix_round),
- * the same steps in 16-bit arithmetic, for every sum and every divisor the
- * element allows */
+/* Exact sums in 16-bit lanes (CPU devices, 8-bit samples: integer separable
+ * matrices of non-negative factors, kernels/convolve-cpu-fixed.cl's EXACT): the
+ * division by an invariant that rounds them (fix_div_new, fix_round), the same
+ * steps in 16-bit arithmetic, for every sum and every divisor the element
+ * allows */
 static guint
 exact_divide (guint n, guint d)
 {

@@ -11,6 +11,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <CL/cl.h>
+#include <glib/gstdio.h>
 
 #include "testframes.h"
 #include "integral.h"
@@ -255,14 +256,14 @@ GST_END_TEST;
 
 /* GRAY8 sums and counts into 32-bit outputs: on x86 CPUs the fast kernel
  * streams the rows of planes from 2^22 elements on (STREAM_MIN_ELEMS in
- * integral.cl) out in aligned 64-byte lines, the row's ends in ordinary
- * stores. Widths 1-48 put every row misalignment ((W + 1) % 16) at every
- * row of a 4-row block, rows shorter than a line and lines that start and
- * end mid-row (tall frames from width 16 on, so that the plane is streamed;
- * a row of 16 still is not); 1080p-wide frames (ordinary stores, lines
- * prefetched for writing) run in turn through one harness, so the pool's
- * buffers are written again and again. U32 and F32 (its own accumulator
- * width), every layout. */
+ * integral-cpu-scan.cl) out in aligned 64-byte lines, the row's ends in
+ * ordinary stores. Widths 1-48 put every row misalignment ((W + 1) % 16) at
+ * every row of a 4-row block, rows shorter than a line and lines that start and
+ * end mid-row (tall frames from width 16 on, so that the plane is streamed; a
+ * row of 16 still is not); 1080p-wide frames (ordinary stores, lines prefetched
+ * for writing) run in turn through one harness, so the pool's buffers are
+ * written again and again. U32 and F32 (its own accumulator width), every
+ * layout. */
 GST_START_TEST (test_streamed_rows)
 {
   static const gint widths[] = { 1920, 1921, 1934 };
@@ -1044,6 +1045,161 @@ GST_START_TEST (test_too_big)
 
 GST_END_TEST;
 
+/* copies the integral program's part files (integral-*.cl) from the
+ * source tree (GST_CL_TEST_KERNELS_DIR where the tests run on a copy of
+ * it) into @dir */
+static void
+copy_integral_parts (const gchar * dir)
+{
+  const gchar *kernels = g_getenv ("GST_CL_TEST_KERNELS_DIR");
+  GDir *src;
+  const gchar *name;
+  guint n = 0;
+
+  if (!kernels)
+    kernels = TEST_KERNELS_DIR;
+  src = g_dir_open (kernels, 0, NULL);
+  fail_unless (src != NULL, "no kernels folder at %s", kernels);
+  while ((name = g_dir_read_name (src))) {
+    gchar *from, *to, *text;
+    gsize len;
+
+    if (!g_str_has_prefix (name, "integral-") || !g_str_has_suffix (name,
+            ".cl"))
+      continue;
+    from = g_build_filename (kernels, name, NULL);
+    to = g_build_filename (dir, name, NULL);
+    fail_unless (g_file_get_contents (from, &text, &len, NULL));
+    fail_unless (g_file_set_contents (to, text, len, NULL));
+    g_free (text);
+    g_free (from);
+    g_free (to);
+    n++;
+  }
+  g_dir_close (src);
+  fail_unless (n > 1, "the integral program has %u part files", n);
+}
+
+/* the error that a box-mean element posts when it sets up for a small
+ * frame (its debug text in @debug) */
+static GError *
+box_mean_setup_error (gchar ** debug)
+{
+  GstHarness *h_ = gst_harness_new ("clintegral");
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *err = NULL;
+
+  gst_element_set_bus (h_->element, bus);
+  g_object_set (h_->element, "output", 1, "radius", 1, NULL);
+  gst_harness_set_src_caps (h_, test_caps_new (GST_VIDEO_FORMAT_GRAY8, 7,
+          3));
+  fail_if (gst_harness_push (h_, test_frame_new_filled (GST_VIDEO_FORMAT_GRAY8,
+              7, 3, TEST_LAYOUT_PACKED, 1, NULL)) == GST_FLOW_OK);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error posted");
+  gst_message_parse_error (msg, &err, debug);
+  GST_INFO ("%s / %s", err->message, *debug);
+  gst_message_unref (msg);
+  gst_element_set_bus (h_->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h_);
+  return err;
+}
+
+/* GST_CL_KERNEL_DIR holding the integral program's part files (and no file
+ * named like the program): the parts are read and joined as the embedded copy
+ * is, so both variants' integral images and box means match the reference; a
+ * compile error shows which part file each line is in, and a missing part is an
+ * error that names it. A file named like the program is taken whole instead. */
+GST_START_TEST (test_kernel_parts_from_dir)
+{
+  gchar *dir = g_dir_make_tmp ("clintegral-XXXXXX", NULL);
+  gchar *old = g_strdup (g_getenv ("GST_CL_KERNEL_DIR"));
+  gchar *box_part, *debug = NULL, *text;
+  GError *err;
+  GDir *d;
+  const gchar *name;
+  guint v;
+
+  fail_unless (dir != NULL);
+  copy_integral_parts (dir);
+  g_setenv ("GST_CL_KERNEL_DIR", dir, TRUE);
+  for (v = 0; v < 2; v++) {
+    run_integral (GST_VIDEO_FORMAT_RGBA, 37, 5, TEST_LAYOUT_PADDED,
+        REF_INTEGRAL_U32, REF_INTEGRAL_SUM | REF_INTEGRAL_SQSUM, v, 11);
+    run_box_mean (GST_VIDEO_FORMAT_GRAY8, 41, 19, TEST_LAYOUT_PADDED, 2, v,
+        12);
+  }
+
+  /* a unique token keeps every cache from answering */
+  box_part = g_build_filename (dir, "integral-gpu-box.cl", NULL);
+  fail_unless (g_file_get_contents (box_part, &text, NULL, NULL));
+  {
+    gchar *broken = g_strconcat (text, "__kernel void broken_4712 (void) "
+        "{ this_is_not_opencl_4712; }\n", NULL);
+
+    fail_unless (g_file_set_contents (box_part, broken, -1, NULL));
+    g_free (broken);
+  }
+  g_free (text);
+  set_variant (FALSE);
+  err = box_mean_setup_error (&debug);
+  fail_unless (g_error_matches (err, GST_LIBRARY_ERROR,
+          GST_LIBRARY_ERROR_INIT), "%s", err->message);
+  /* (the compiler's message names the part where it honours #line, as
+   * PoCL's does; NVIDIA's counts lines of the joined source, which the map
+   * of parts after the build log turns into the part's) */
+  fail_unless (debug && strstr (debug, "this_is_not_opencl_4712") &&
+      strstr (debug, "integral-gpu-box.cl lines "), "debug: %s", debug);
+  g_clear_error (&err);
+  g_free (debug);
+
+  g_unlink (box_part);
+  err = box_mean_setup_error (&debug);
+  fail_unless (g_error_matches (err, GST_LIBRARY_ERROR,
+          GST_LIBRARY_ERROR_INIT), "%s", err->message);
+  fail_unless (strstr (err->message, "GST_CL_KERNEL_DIR") &&
+      strstr (err->message, "integral-gpu-box.cl"), "%s", err->message);
+  g_clear_error (&err);
+  g_free (debug);
+
+  /* a file named like the program is the whole program: the parts (one of
+   * them missing now) are not read */
+  {
+    gchar *whole = g_build_filename (dir, "integral.cl", NULL);
+
+    fail_unless (g_file_set_contents (whole, "#include \"no-such-file.h\"\n",
+            -1, NULL));
+    err = box_mean_setup_error (&debug);
+    fail_unless (debug && strstr (debug, "no-such-file.h"), "debug: %s",
+        debug);
+    g_clear_error (&err);
+    g_free (debug);
+    g_free (whole);
+  }
+
+  if (old)
+    g_setenv ("GST_CL_KERNEL_DIR", old, TRUE);
+  else
+    g_unsetenv ("GST_CL_KERNEL_DIR");
+  d = g_dir_open (dir, 0, NULL);
+  while (d && (name = g_dir_read_name (d))) {
+    gchar *path = g_build_filename (dir, name, NULL);
+
+    g_unlink (path);
+    g_free (path);
+  }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (dir);
+  g_free (box_part);
+  g_free (dir);
+  g_free (old);
+}
+
+GST_END_TEST;
+
 /* An application pulls integral buffers from appsink and reads a box sum */
 GST_START_TEST (test_appsink)
 {
@@ -1336,6 +1492,7 @@ clintegral_suite (void)
   tcase_add_test (tc, test_gpu_strips);
   tcase_add_test (tc, test_gpu_pair_solid);
   tcase_add_test (tc, test_big_frame);
+  tcase_add_test (tc, test_kernel_parts_from_dir);
   return s;
 }
 
