@@ -95,6 +95,7 @@ load_source (const gchar * name, GError ** error)
   if (dir && *dir) {
     whole = g_build_filename (dir, name, NULL);
     if (g_file_test (whole, G_FILE_TEST_EXISTS)) {
+      GST_INFO ("program %s: the whole file %s", name, whole);
       g_free (whole);
       return read_kernel_file (dir, name, error);
     }
@@ -104,8 +105,10 @@ load_source (const gchar * name, GError ** error)
   k = find_embedded (name, error);
   if (!k)
     return NULL;
-  if (dir && *dir)
+  if (dir && *dir) {
+    GST_INFO ("program %s: its part files from %s", name, dir);
     return join_kernel_files (dir, k, error);
+  }
   return g_strdup (k->source);
 }
 
