@@ -90,16 +90,16 @@ load_source (const gchar * name, GError ** error)
 {
   const gchar *dir = g_getenv ("GST_CL_KERNEL_DIR");
   const GstClKernelSource *k;
-  gchar *whole;
 
   if (dir && *dir) {
-    whole = g_build_filename (dir, name, NULL);
-    if (g_file_test (whole, G_FILE_TEST_EXISTS)) {
-      GST_INFO ("program %s: the whole file %s", name, whole);
-      g_free (whole);
+    gchar *whole = g_build_filename (dir, name, NULL);
+    gboolean exists = g_file_test (whole, G_FILE_TEST_EXISTS);
+
+    g_free (whole);
+    if (exists) {
+      GST_INFO ("program %s: the whole file from %s", name, dir);
       return read_kernel_file (dir, name, error);
     }
-    g_free (whole);
   }
 
   k = find_embedded (name, error);
@@ -450,37 +450,28 @@ static gchar *
 describe_parts (const gchar * source)
 {
   static const gchar marker[] = "#line 1 \"";
+  gchar **lines = g_strsplit (source, "\n", -1);
   GString *map = NULL;
-  const gchar *line = source;
-  gchar *open_part = NULL;
-  guint n = 1, first = 0;
+  guint i;
 
-  for (; *line; n++) {
-    const gchar *end = strchr (line, '\n');
+  for (i = 0; lines[i]; i++) {
+    const gchar *name = lines[i] + sizeof (marker) - 1;
+    const gchar *quote;
 
-    if (g_str_has_prefix (line, marker)) {
-      const gchar *name = line + sizeof (marker) - 1;
-      const gchar *quote = strchr (name, '"');
-
-      if (quote && (!end || quote < end)) {
-        if (open_part)
-          g_string_append_printf (map, "%s lines %u-%u, ", open_part, first,
-              n - 1);
-        if (!map)
-          map = g_string_new ("where a compiler ignores #line, the program's "
-              "lines are its parts': ");
-        g_free (open_part);
-        open_part = g_strndup (name, quote - name);
-        first = n + 1;
-      }
-    }
-    if (!end)
-      break;
-    line = end + 1;
+    if (!g_str_has_prefix (lines[i], marker) || !(quote = strchr (name, '"')))
+      continue;
+    if (map)                    /* the part before ends on the line above */
+      g_string_append_printf (map, "%u, ", i);
+    else
+      map = g_string_new ("where a compiler ignores #line, the program's "
+          "lines are its parts': ");
+    /* the part's first line is the one after its marker: line i + 2 */
+    g_string_append_printf (map, "%.*s lines %u-", (gint) (quote - name),
+        name, i + 2);
   }
-  if (open_part)
-    g_string_append_printf (map, "%s lines %u-%u", open_part, first, n - 1);
-  g_free (open_part);
+  if (map)
+    g_string_append_printf (map, "%u", i - (*lines[i - 1] ? 0 : 1));
+  g_strfreev (lines);
   return map ? g_string_free (map, FALSE) : NULL;
 }
 

@@ -996,6 +996,24 @@ max_alloc_of (const gchar * name)
   return 0;
 }
 
+/* pushes @buf (consumed) through @h_, which must refuse it and post an
+ * error on @bus: that error, its debug text in @debug */
+static GError *
+push_for_error (GstHarness * h_, GstBus * bus, GstBuffer * buf,
+    gchar ** debug)
+{
+  GstMessage *msg;
+  GError *err = NULL;
+
+  fail_if (gst_harness_push (h_, buf) == GST_FLOW_OK);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error posted");
+  gst_message_parse_error (msg, &err, debug);
+  GST_INFO ("%s / %s", err->message, *debug);
+  gst_message_unref (msg);
+  return err;
+}
+
 /* An output larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE is a clear error. The
  * frame's output (7682 x 4322 x 3 channels x 3 U64 planes = 2.4 GB) exceeds
  * PoCL's 1 GiB; devices that can allocate it skip the check. */
@@ -1003,7 +1021,6 @@ GST_START_TEST (test_too_big)
 {
   GstHarness *h_ = gst_harness_new ("clintegral");
   GstBus *bus = gst_bus_new ();
-  GstMessage *msg;
   GError *err = NULL;
   gchar *debug = NULL;
 
@@ -1027,17 +1044,12 @@ GST_START_TEST (test_too_big)
       return;
     }
   }
-  fail_if (gst_harness_push (h_, test_frame_new_filled (GST_VIDEO_FORMAT_RGB,
-              7681, 4321, TEST_LAYOUT_PACKED, 1, NULL)) == GST_FLOW_OK);
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL);
-  gst_message_parse_error (msg, &err, &debug);
-  GST_INFO ("%s / %s", err->message, debug);
+  err = push_for_error (h_, bus, test_frame_new_filled (GST_VIDEO_FORMAT_RGB,
+          7681, 4321, TEST_LAYOUT_PACKED, 1, NULL), &debug);
   fail_unless (strstr (err->message, "can allocate") != NULL);
   fail_unless (strstr (debug, "CL_DEVICE_MAX_MEM_ALLOC_SIZE") != NULL);
   g_clear_error (&err);
   g_free (debug);
-  gst_message_unref (msg);
   gst_element_set_bus (h_->element, NULL);
   gst_object_unref (bus);
   gst_harness_teardown (h_);
@@ -1087,20 +1099,14 @@ box_mean_setup_error (gchar ** debug)
 {
   GstHarness *h_ = gst_harness_new ("clintegral");
   GstBus *bus = gst_bus_new ();
-  GstMessage *msg;
-  GError *err = NULL;
+  GError *err;
 
   gst_element_set_bus (h_->element, bus);
   g_object_set (h_->element, "output", 1, "radius", 1, NULL);
   gst_harness_set_src_caps (h_, test_caps_new (GST_VIDEO_FORMAT_GRAY8, 7,
           3));
-  fail_if (gst_harness_push (h_, test_frame_new_filled (GST_VIDEO_FORMAT_GRAY8,
-              7, 3, TEST_LAYOUT_PACKED, 1, NULL)) == GST_FLOW_OK);
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "no error posted");
-  gst_message_parse_error (msg, &err, debug);
-  GST_INFO ("%s / %s", err->message, *debug);
-  gst_message_unref (msg);
+  err = push_for_error (h_, bus, test_frame_new_filled (GST_VIDEO_FORMAT_GRAY8,
+          7, 3, TEST_LAYOUT_PACKED, 1, NULL), debug);
   gst_element_set_bus (h_->element, NULL);
   gst_object_unref (bus);
   gst_harness_teardown (h_);
