@@ -47,7 +47,7 @@ memcheck cloverlay test_property_specs,test_meta_equals_message,\
 test_property_changes_while_playing,test_meta_path_keeps_upstream_composition,\
 test_meta_path_reuses_pixels,test_readonly_frame_copied,test_interval
 memcheck cloverlay-device test_property_changes_while_playing
-memcheck clintegral test_solid_gray,test_box_mean_float_limit,test_streamed_rows,\
+memcheck clintegral test_solid_8bit,test_box_mean_float_limit,test_streamed_rows,\
   test_first_frame_switch,test_kernel_parts_from_dir
 meson test -C build --setup valgrind --print-errorlogs clupload \
   example-histogram-meta

@@ -221,29 +221,34 @@ GST_START_TEST (test_aligned_rows)
 
 GST_END_TEST;
 
-/* Solid 8-bit gray frames: every in-row prefix at its largest (255s) or
- * counting every sample (1s), rows of 16-sample chunks and a tail, for the
+/* Solid 8-bit frames: every in-row prefix at its largest (255s) or
+ * counting every sample (1s), rows of 16-pixel chunks and a tail, for the
  * CPU kernels' 16-bit row prefixes; and a tall frame, whose later bands
- * add up more than 256 rows above them in 16-bit lanes; every output
- * type */
-GST_START_TEST (test_solid_gray)
+ * add up more than 256 rows above them in 16-bit lanes; gray and 4-byte
+ * pixels (their pass-through byte summed in those lanes too, at either
+ * end), every output type */
+GST_START_TEST (test_solid_8bit)
 {
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_xBGR
+  };
   static const guint8 values[] = { 255, 1 };
   static const gint sizes[][2] = { {1925, 23}, {130, 1031} };
-  guint i, f, z;
+  guint i, f, z, k;
 
   set_variant (FALSE);
+  for (k = 0; k < G_N_ELEMENTS (fmts); k++)
   for (z = 0; z < G_N_ELEMENTS (sizes); z++)
     for (i = 0; i < G_N_ELEMENTS (values); i++)
       for (f = REF_INTEGRAL_U32; f <= REF_INTEGRAL_F64; f++) {
         gint w = sizes[z][0], h = sizes[z][1];
-        GstHarness *h_ = integral_harness (GST_VIDEO_FORMAT_GRAY8, w, h,
+        GstHarness *h_ = integral_harness (fmts[k], w, h,
             f, REF_INTEGRAL_SUM | REF_INTEGRAL_COUNT);
         GstVideoInfo info;
-        GstBuffer *in = test_frame_new_filled (GST_VIDEO_FORMAT_GRAY8, w, h,
+        GstBuffer *in = test_frame_new_filled (fmts[k], w, h,
             TEST_LAYOUT_PADDED, values[i], &info);
-        gchar *what = g_strdup_printf ("solid %u %s %dx%d", values[i],
-            fmt_names[f], w, h);
+        gchar *what = g_strdup_printf ("solid %u %s %s %dx%d", values[i],
+            gst_video_format_to_string (fmts[k]), fmt_names[f], w, h);
 
         check_integral (h_, in, &info, f, REF_INTEGRAL_SUM |
             REF_INTEGRAL_COUNT, what);
@@ -1484,7 +1489,7 @@ clintegral_suite (void)
   tcase_add_test (tc, test_output_combos);
   tcase_add_test (tc, test_input_formats);
   tcase_add_test (tc, test_aligned_rows);
-  tcase_add_test (tc, test_solid_gray);
+  tcase_add_test (tc, test_solid_8bit);
   tcase_add_test (tc, test_streamed_rows);
   tcase_add_test (tc, test_split_while_running);
   tcase_add_test (tc, test_box_mean);
