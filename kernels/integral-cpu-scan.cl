@@ -238,54 +238,6 @@ scan4 (__global const uchar * r0, __global const uchar * r1,
 }
 #endif
 
-#ifdef WORD_SCAN
-/* rows ahead that add_cols64 prefetches: its loads go down a 64-column
- * strip, a row stride apart, which no hardware prefetcher follows (1080p
- * frames where both groups of cpu_integral ran at once, medians of two
- * traced runs: 0.215 / 0.242 ms against 0.250 / 0.289 without; 16 ahead
- * 0.222 / 0.247) */
-#define ADD_AHEAD 8
-
-/* add_rows for 8-bit gray sums and counts: 64 columns at a time, down the
- * rows in 16-bit lanes (256 samples sum to at most 65280), widened once per
- * 256 rows; returns the first column left. Static and called for the fast
- * kernel only, as scan4: PoCL can leave it out of cpu_integral_first */
-static int add_cols64 (__global const uchar * src, uint src_off,
-    int src_stride, int width, int ya, int yb, __global ACC * acc);
-
-static int
-add_cols64 (__global const uchar * src, uint src_off, int src_stride,
-    int width, int ya, int yb, __global ACC * acc)
-{
-  int x, y;
-
-  for (x = 0; x + 64 <= width; x += 64) {
-    for (y = ya; y < yb;) {
-      int ye = min (yb, y + 256);
-      ushort16 t0 = 0, t1 = 0, t2 = 0, t3 = 0;
-
-      for (; y < ye; y++) {
-        __global const uchar *p = SRC_ROW (y) + x;
-
-        __builtin_prefetch ((const __global void *) (p + (size_t) ADD_AHEAD *
-                src_stride), 0, 3);
-        __builtin_prefetch ((const __global void *) (p + (size_t) ADD_AHEAD *
-                src_stride + 63), 0, 3);
-        t0 += WLOAD16 (p, 0);
-        t1 += WLOAD16 (p, 16);
-        t2 += WLOAD16 (p, 32);
-        t3 += WLOAD16 (p, 48);
-      }
-      vstore16 (vload16 (0, acc + x) + CONVERT (ACC16, t0), 0, acc + x);
-      vstore16 (vload16 (1, acc + x) + CONVERT (ACC16, t1), 1, acc + x);
-      vstore16 (vload16 (2, acc + x) + CONVERT (ACC16, t2), 2, acc + x);
-      vstore16 (vload16 (3, acc + x) + CONVERT (ACC16, t3), 3, acc + x);
-    }
-  }
-  return x;
-}
-#endif
-
 #if CH == 3 && PSTRIDE == 4 && VALUE == 0 && (defined (__x86_64__) || \
     defined (__i386__) || defined (__aarch64__) || defined (__arm__))
 /* The sums of 4-byte pixels (RGBA and kin) in 16-bit lanes, as 8-bit gray
@@ -297,18 +249,78 @@ add_cols64 (__global const uchar * src, uint src_off, int src_stride,
  * 0.8-0.9x cv::integral's time). Static: only cpu_integral calls these, as
  * scan4. */
 #define PX4_WORDS 1
+#endif
 
-/* add_rows for them: 16 pixels' 64 bytes at a time, down the rows (the
- * next ones prefetched, as add_cols64), widened once per 256 rows (256 x
- * 255 < 2^16). In LOADC's chunks, the second band's adding up of the rows
- * above it took half the time of scanning as many rows, and that band
- * finished far behind the first. */
-#define PX4_AHEAD 8
-#define PX4_LOAD16(r, x) \
-  CONVERT (ushort16, vload16 (0, (r) + (x)))
-#define PX4_ADD_ACC(t, a) do { \
-    ACC16 s_ = LOADA (a) + CONVERT (ACC16, (t).SEL); \
-    STOREA (s_, a); } while (0)
+#if defined (WORD_SCAN) || defined (PX4_WORDS)
+/* rows ahead that add_down64 prefetches: its loads go down a 64-byte
+ * strip, a row stride apart, which no hardware prefetcher follows (1080p
+ * GRAY8 frames where both groups of cpu_integral ran at once, medians of
+ * two traced runs: 0.215 / 0.242 ms against 0.250 / 0.289 without; 16
+ * ahead 0.222 / 0.247) */
+#define ADD_AHEAD 8
+
+/* @t[0..3] = VAL of the 64 bytes at byte @xb of source rows [@y, @ye),
+ * added up in 16-bit lanes, 16 bytes each (at most 256 rows: 256 x 255 <
+ * 2^16) */
+static void add_down64 (__global const uchar * src, uint src_off,
+    int src_stride, size_t xb, int y, int ye, ushort16 * t);
+
+static inline __attribute__ ((always_inline)) void
+add_down64 (__global const uchar * src, uint src_off, int src_stride,
+    size_t xb, int y, int ye, ushort16 * t)
+{
+  ushort16 t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+
+  for (; y < ye; y++) {
+    __global const uchar *p = SRC_ROW (y) + xb;
+
+    __builtin_prefetch ((const __global void *) (p + (size_t) ADD_AHEAD *
+            src_stride), 0, 3);
+    __builtin_prefetch ((const __global void *) (p + (size_t) ADD_AHEAD *
+            src_stride + 63), 0, 3);
+    t0 += CONVERT (ushort16, VAL (uchar16, vload16 (0, p)));
+    t1 += CONVERT (ushort16, VAL (uchar16, vload16 (1, p)));
+    t2 += CONVERT (ushort16, VAL (uchar16, vload16 (2, p)));
+    t3 += CONVERT (ushort16, VAL (uchar16, vload16 (3, p)));
+  }
+  t[0] = t0;
+  t[1] = t1;
+  t[2] = t2;
+  t[3] = t3;
+}
+#endif
+
+#ifdef WORD_SCAN
+/* add_rows for 8-bit gray sums and counts: 64 columns at a time, down the
+ * rows in 16-bit lanes, widened once per 256 rows; returns the first column
+ * left. Static and called for the fast kernel only, as scan4: PoCL can
+ * leave it out of cpu_integral_first */
+static int add_cols64 (__global const uchar * src, uint src_off,
+    int src_stride, int width, int ya, int yb, __global ACC * acc);
+
+static int
+add_cols64 (__global const uchar * src, uint src_off, int src_stride,
+    int width, int ya, int yb, __global ACC * acc)
+{
+  int x, y, k;
+
+  for (x = 0; x + 64 <= width; x += 64)
+    for (y = ya; y < yb; y += 256) {
+      ushort16 t[4];
+
+      add_down64 (src, src_off, src_stride, x, y, min (yb, y + 256), t);
+      for (k = 0; k < 4; k++)
+        vstore16 (vload16 (k, acc + x) + CONVERT (ACC16, t[k]), k, acc + x);
+    }
+  return x;
+}
+#endif
+
+#ifdef PX4_WORDS
+/* add_rows for them: 16 pixels at a time, down the rows, R, G, B picked
+ * out and widened once per 256 rows. In LOADC's chunks, the second band's
+ * adding up of the rows above it took half the time of scanning as many
+ * rows, and that band finished far behind the first. */
 static int add_px4_cols (__global const uchar * src, uint src_off,
     int src_stride, int width, int ya, int yb, __global ACC * acc);
 
@@ -316,31 +328,20 @@ static int
 add_px4_cols (__global const uchar * src, uint src_off, int src_stride,
     int width, int ya, int yb, __global ACC * acc)
 {
-  int x, y;
+  int x, y, k;
 
-  for (x = 0; x + 16 <= width; x += 16) {
-    for (y = ya; y < yb;) {
-      int ye = min (yb, y + 256);
-      ushort16 t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+  for (x = 0; x + 16 <= width; x += 16)
+    for (y = ya; y < yb; y += 256) {
+      ushort16 t[4];
 
-      for (; y < ye; y++) {
-        __global const uchar *p = SRC_ROW (y) + (size_t) x * 4;
+      add_down64 (src, src_off, src_stride, (size_t) x * 4, y,
+          min (yb, y + 256), t);
+      for (k = 0; k < 4; k++) {
+        ACC16 s = LOADA (acc + (x + 4 * k) * 3) + CONVERT (ACC16, t[k].SEL);
 
-        __builtin_prefetch ((const __global void *) (p + (size_t) PX4_AHEAD *
-                src_stride), 0, 3);
-        __builtin_prefetch ((const __global void *) (p + (size_t) PX4_AHEAD *
-                src_stride + 63), 0, 3);
-        t0 += PX4_LOAD16 (p, 0);
-        t1 += PX4_LOAD16 (p, 16);
-        t2 += PX4_LOAD16 (p, 32);
-        t3 += PX4_LOAD16 (p, 48);
+        STOREA (s, acc + (x + 4 * k) * 3);
       }
-      PX4_ADD_ACC (t0, acc + x * 3);
-      PX4_ADD_ACC (t1, acc + x * 3 + 12);
-      PX4_ADD_ACC (t2, acc + x * 3 + 24);
-      PX4_ADD_ACC (t3, acc + x * 3 + 36);
     }
-  }
   return x;
 }
 
@@ -367,10 +368,10 @@ scan4_px4 (__global const uchar * r0, __global const uchar * r1,
     ACC16 a = LOADA (acc + e), t;
     ushort16 w[4];
 
-    w[0] = PX4_LOAD16 (r0, x * 4);
-    w[1] = w[0] + PX4_LOAD16 (r1, x * 4);
-    w[2] = w[1] + PX4_LOAD16 (r2, x * 4);
-    w[3] = w[2] + PX4_LOAD16 (r3, x * 4);
+    w[0] = CONVERT (ushort16, vload16 (x / 4, r0));
+    w[1] = w[0] + CONVERT (ushort16, vload16 (x / 4, r1));
+    w[2] = w[1] + CONVERT (ushort16, vload16 (x / 4, r2));
+    w[3] = w[2] + CONVERT (ushort16, vload16 (x / 4, r3));
 #pragma unroll
     for (k = 0; k < 4; k++) {
       uint16 v;
