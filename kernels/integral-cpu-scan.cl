@@ -290,61 +290,50 @@ add_down64 (__global const uchar * src, uint src_off, int src_stride,
 }
 #endif
 
+/* add_rows' vector part, where there is one: strips of 64 bytes (STRIP_PX
+ * pixels) added down the rows in 16-bit lanes by add_down64, the sums of
+ * each 256 rows widened and folded into @acc (4-byte pixels: R, G, B
+ * picked out). In LOADC's 4-pixel chunks the rows above the second band of
+ * a 1080p RGBA frame took half the time of scanning as many rows, and that
+ * band finished far behind the first. Returns the first pixel left. Static
+ * and called for the fast kernel only, as scan4: PoCL can leave it out of
+ * cpu_integral_first */
 #ifdef WORD_SCAN
-/* add_rows for 8-bit gray sums and counts: 64 columns at a time, down the
- * rows in 16-bit lanes, widened once per 256 rows; returns the first column
- * left. Static and called for the fast kernel only, as scan4: PoCL can
- * leave it out of cpu_integral_first */
-static int add_cols64 (__global const uchar * src, uint src_off,
+#define STRIP_PX 64
+#define FOLD_STRIP(t, k, acc, x) vstore16 (vload16 (k, (acc) + (x)) + \
+    CONVERT (ACC16, t), k, (acc) + (x))
+#elif defined (PX4_WORDS)
+#define STRIP_PX 16
+#define FOLD_STRIP(t, k, acc, x) do { \
+    __global ACC *a_ = (acc) + ((x) + 4 * (k)) * 3; \
+    ACC16 s_ = LOADA (a_) + CONVERT (ACC16, (t).SEL); \
+    STOREA (s_, a_); } while (0)
+#endif
+#ifdef STRIP_PX
+static int add_strips (__global const uchar * src, uint src_off,
     int src_stride, int width, int ya, int yb, __global ACC * acc);
 
 static int
-add_cols64 (__global const uchar * src, uint src_off, int src_stride,
+add_strips (__global const uchar * src, uint src_off, int src_stride,
     int width, int ya, int yb, __global ACC * acc)
 {
   int x, y, k;
 
-  for (x = 0; x + 64 <= width; x += 64)
+  for (x = 0; x + STRIP_PX <= width; x += STRIP_PX)
     for (y = ya; y < yb; y += 256) {
       ushort16 t[4];
 
-      add_down64 (src, src_off, src_stride, x, y, min (yb, y + 256), t);
+      add_down64 (src, src_off, src_stride, (size_t) x * PSTRIDE, y,
+          min (yb, y + 256), t);
+#pragma unroll
       for (k = 0; k < 4; k++)
-        vstore16 (vload16 (k, acc + x) + CONVERT (ACC16, t[k]), k, acc + x);
+        FOLD_STRIP (t[k], k, acc, x);
     }
   return x;
 }
 #endif
 
 #ifdef PX4_WORDS
-/* add_rows for them: 16 pixels at a time, down the rows, R, G, B picked
- * out and widened once per 256 rows. In LOADC's chunks, the second band's
- * adding up of the rows above it took half the time of scanning as many
- * rows, and that band finished far behind the first. */
-static int add_px4_cols (__global const uchar * src, uint src_off,
-    int src_stride, int width, int ya, int yb, __global ACC * acc);
-
-static int
-add_px4_cols (__global const uchar * src, uint src_off, int src_stride,
-    int width, int ya, int yb, __global ACC * acc)
-{
-  int x, y, k;
-
-  for (x = 0; x + 16 <= width; x += 16)
-    for (y = ya; y < yb; y += 256) {
-      ushort16 t[4];
-
-      add_down64 (src, src_off, src_stride, (size_t) x * 4, y,
-          min (yb, y + 256), t);
-      for (k = 0; k < 4; k++) {
-        ACC16 s = LOADA (acc + (x + 4 * k) * 3) + CONVERT (ACC16, t[k].SEL);
-
-        STOREA (s, acc + (x + 4 * k) * 3);
-      }
-    }
-  return x;
-}
-
 /* scan4 for them: 4 pixels of 4 rows at a time, the rows added down first
  * and each row's prefix over the 4 pixels taken in 16-bit lanes (4 x 4 x
  * 255 < 2^16), then widened, one carry per row; row k is the integral above
@@ -409,24 +398,14 @@ add_rows (__global const uchar * src, uint src_off, int src_stride,
 {
   int x, y, k;
 
-#ifdef WORD_SCAN
+#ifdef STRIP_PX
   if (fast) {
-    x = add_cols64 (src, src_off, src_stride, width, ya, yb, acc);
+    x = add_strips (src, src_off, src_stride, width, ya, yb, acc);
     if (x >= width)
       return;
-    src_off += x;
+    src_off += x * PSTRIDE;
     width -= x;
-    acc += x;
-  }
-#endif
-#ifdef PX4_WORDS
-  if (fast) {
-    x = add_px4_cols (src, src_off, src_stride, width, ya, yb, acc);
-    if (x >= width)
-      return;
-    src_off += x * 4;
-    width -= x;
-    acc += x * 3;
+    acc += x * CH;
   }
 #endif
   for (y = ya; y < yb; y += R) {
