@@ -4,6 +4,10 @@
 
 #if !GPU_ONLY && !BOX
 
+/* 16 samples at byte @x of row @r, as VAL in 16-bit lanes (the word scans
+ * below) */
+#define WLOAD16(r, x) CONVERT (ushort16, VAL (uchar16, vload16 (0, (r) + (x))))
+
 /* (CPU instruction sets only: this block is written for PoCL's CPU code;
  * on GPUs, where only tests force the CPU variant, the generic scan below
  * serves, which NVIDIA's compiler builds) */
@@ -19,7 +23,6 @@
  * columns. Shuffles across halves run on one port only on these cores: an
  * 8-lane 32-bit prefix per row (LOADC, PREFIX) was bound by that port. */
 #define WORD_SCAN 1
-#define WLOAD16(r, x) CONVERT (ushort16, VAL (uchar16, vload16 (0, (r) + (x))))
 #define WPREFIX16(w) do { \
     w += as_ushort16 (as_ulong4 (w) << (ulong) 16); \
     w += as_ushort16 (as_ulong4 (w) << (ulong) 32); \
@@ -278,10 +281,10 @@ add_down64 (__global const uchar * src, uint src_off, int src_stride,
             src_stride), 0, 3);
     __builtin_prefetch ((const __global void *) (p + (size_t) ADD_AHEAD *
             src_stride + 63), 0, 3);
-    t0 += CONVERT (ushort16, VAL (uchar16, vload16 (0, p)));
-    t1 += CONVERT (ushort16, VAL (uchar16, vload16 (1, p)));
-    t2 += CONVERT (ushort16, VAL (uchar16, vload16 (2, p)));
-    t3 += CONVERT (ushort16, VAL (uchar16, vload16 (3, p)));
+    t0 += WLOAD16 (p, 0);
+    t1 += WLOAD16 (p, 16);
+    t2 += WLOAD16 (p, 32);
+    t3 += WLOAD16 (p, 48);
   }
   t[0] = t0;
   t[1] = t1;
@@ -357,10 +360,10 @@ scan4_px4 (__global const uchar * r0, __global const uchar * r1,
     ACC16 a = LOADA (acc + e), t;
     ushort16 w[4];
 
-    w[0] = CONVERT (ushort16, vload16 (x / 4, r0));
-    w[1] = w[0] + CONVERT (ushort16, vload16 (x / 4, r1));
-    w[2] = w[1] + CONVERT (ushort16, vload16 (x / 4, r2));
-    w[3] = w[2] + CONVERT (ushort16, vload16 (x / 4, r3));
+    w[0] = WLOAD16 (r0, x * 4);
+    w[1] = w[0] + WLOAD16 (r1, x * 4);
+    w[2] = w[1] + WLOAD16 (r2, x * 4);
+    w[3] = w[2] + WLOAD16 (r3, x * 4);
 #pragma unroll
     for (k = 0; k < 4; k++) {
       uint16 v;

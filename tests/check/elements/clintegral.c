@@ -238,23 +238,23 @@ GST_START_TEST (test_solid_8bit)
 
   set_variant (FALSE);
   for (k = 0; k < G_N_ELEMENTS (fmts); k++)
-  for (z = 0; z < G_N_ELEMENTS (sizes); z++)
-    for (i = 0; i < G_N_ELEMENTS (values); i++)
-      for (f = REF_INTEGRAL_U32; f <= REF_INTEGRAL_F64; f++) {
-        gint w = sizes[z][0], h = sizes[z][1];
-        GstHarness *h_ = integral_harness (fmts[k], w, h,
-            f, REF_INTEGRAL_SUM | REF_INTEGRAL_COUNT);
-        GstVideoInfo info;
-        GstBuffer *in = test_frame_new_filled (fmts[k], w, h,
-            TEST_LAYOUT_PADDED, values[i], &info);
-        gchar *what = g_strdup_printf ("solid %u %s %s %dx%d", values[i],
-            gst_video_format_to_string (fmts[k]), fmt_names[f], w, h);
+    for (z = 0; z < G_N_ELEMENTS (sizes); z++)
+      for (i = 0; i < G_N_ELEMENTS (values); i++)
+        for (f = REF_INTEGRAL_U32; f <= REF_INTEGRAL_F64; f++) {
+          gint w = sizes[z][0], h = sizes[z][1];
+          GstHarness *h_ = integral_harness (fmts[k], w, h,
+              f, REF_INTEGRAL_SUM | REF_INTEGRAL_COUNT);
+          GstVideoInfo info;
+          GstBuffer *in = test_frame_new_filled (fmts[k], w, h,
+              TEST_LAYOUT_PADDED, values[i], &info);
+          gchar *what = g_strdup_printf ("solid %u %s %s %dx%d", values[i],
+              gst_video_format_to_string (fmts[k]), fmt_names[f], w, h);
 
-        check_integral (h_, in, &info, f, REF_INTEGRAL_SUM |
-            REF_INTEGRAL_COUNT, what);
-        gst_harness_teardown (h_);
-        g_free (what);
-      }
+          check_integral (h_, in, &info, f, REF_INTEGRAL_SUM |
+              REF_INTEGRAL_COUNT, what);
+          gst_harness_teardown (h_);
+          g_free (what);
+        }
 }
 
 GST_END_TEST;
