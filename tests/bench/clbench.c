@@ -1414,10 +1414,9 @@ bench_histogram (const gchar * format, gint w, gint h, gboolean yard)
       continue;
     run_cref (&k, luma ? CJ_HIST_LUMA : CJ_HIST_RGB, 0, NULL, luma ?
         "ref_histogram_add" : "ref_histogram_rgba_fast");
-    if (luma && rgba)
-      continue;                 /* OpenCV would need a conversion first */
-    run_opencv (&k, luma ? "calcHist-luma" : "calcHist-rgb", 0, 0, NULL,
-        NULL);
+    /* luma of RGBA frames: OpenCV converts to gray first */
+    run_opencv (&k, !luma ? "calcHist-rgb" : rgba ? "cvtColor-calcHist-luma" :
+        "calcHist-luma", 0, 0, NULL, NULL);
     if (luma && !strcmp (format, "I420")) {
       RowKey v = k;
 

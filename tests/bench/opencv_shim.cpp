@@ -19,7 +19,7 @@ struct Job {
   std::string op;
   int layout = 0, ksize = 0;
   double sigma = 0;
-  cv::Mat src, dst, sum, sq, kernel, kx, chroma_src, chroma_dst;
+  cv::Mat src, dst, gray, sum, sq, kernel, kx, chroma_src, chroma_dst;
   cv::Mat hist[3];
 };
 
@@ -62,12 +62,14 @@ clbench_cv_prepare(const char *op, int layout, int width, int height,
   } else if (j->op == "sepFilter2D") {
     j->kx = cv::getGaussianKernel(ksize, sigma, CV_32F);
   } else if (j->op != "calcHist-rgb" && j->op != "calcHist-luma"
+      && j->op != "cvtColor-calcHist-luma"
       && j->op != "GaussianBlur" && j->op != "blur" && j->op != "integral"
       && j->op != "integral-sq") {
     delete j;
     return nullptr;
   }
-  if (j->op == "calcHist-rgb" && layout != CLB_CV_RGBA) {
+  if ((j->op == "calcHist-rgb" || j->op == "cvtColor-calcHist-luma")
+      && layout != CLB_CV_RGBA) {
     delete j;
     return nullptr;
   }
@@ -87,6 +89,14 @@ clbench_cv_run(void *job)
     int n = j->op == "calcHist-rgb" ? 3 : 1;
     for (int c = 0; c < n; c++)
       cv::calcHist(&j->src, 1, &c, cv::Mat(), j->hist[c], 1, &bins, ranges);
+    return;
+  }
+  if (j->op == "cvtColor-calcHist-luma") {
+    // what an application does for a luma histogram of RGBA frames (BT.601
+    // weights in fixed point, as the element's default)
+    const int c = 0;
+    cv::cvtColor(j->src, j->gray, cv::COLOR_RGBA2GRAY);
+    cv::calcHist(&j->gray, 1, &c, cv::Mat(), j->hist[0], 1, &bins, ranges);
     return;
   }
   if (j->op == "integral") {
