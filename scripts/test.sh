@@ -30,7 +30,7 @@ test_missing_channel,test_interval_and_eos,test_interval_flush,\
 test_luma_601_709_differ,test_bytes_segment,test_missing_channel_once,\
 test_interval_backwards,test_interval_unstamped,test_controlled_bins,\
 test_channels_caps,test_message_counts_modes,test_many_bins,\
-test_first_frame_switch
+test_first_frame_switch,test_luma_from_rgb
 memcheck clconvolve test_kernel_property_order,test_kernel_integer_values,\
 test_fixed_point,test_first_frame_switch
 memcheck clchain test_chain_small,test_renegotiate_mid_stream,\

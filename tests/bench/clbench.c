@@ -1381,14 +1381,16 @@ static void
 bench_histogram (const gchar * format, gint w, gint h, gboolean yard)
 {
   gboolean rgba = !strcmp (format, "RGBA");
+  gboolean rgb = GST_VIDEO_FORMAT_INFO_IS_RGB (gst_video_format_get_info
+      (gst_video_format_from_string (format)));
   gint pass;
 
-  for (pass = rgba ? 0 : 1; pass < 2; pass++) {
+  for (pass = rgb ? 0 : 1; pass < 2; pass++) {
     gboolean luma = pass == 1;
     RowKey k = { "clfilters", "histogram", luma ? "luma-256" : "rgb-3x256",
       format, w, h, 0, NULL
     };
-    /* channels=auto is red+green+blue on RGBA, luma otherwise */
+    /* channels=auto is red+green+blue on RGB formats, luma otherwise */
     const gchar *props[] = { "bins", "256", "channels", luma ? "luma" :
           "auto", NULL
     };
@@ -1410,7 +1412,8 @@ bench_histogram (const gchar * format, gint w, gint h, gboolean yard)
       run_gst (&o, "clhistogram", opt_device, ov_props, NULL, NULL, NULL,
           "overlay blended into the frame");
     }
-    if (!yard)
+    /* the 3x256 yardsticks take RGBA frames only */
+    if (!yard || (!luma && !rgba))
       continue;
     run_cref (&k, luma ? CJ_HIST_LUMA : CJ_HIST_RGB, 0, NULL, luma ?
         "ref_histogram_add" : "ref_histogram_rgba_fast");
