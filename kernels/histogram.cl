@@ -103,38 +103,32 @@
       : SRCV (px, SRC4))
 #endif
 
-/* Adds the NOUT samples of the pixel at @px to histogram copy @c */
-#define COUNT(hist, c, px) do {                                           \
-    hist[((c) * NOUT + 0) * RANGE + SAMPLE (px, 0)]++;                    \
-    if (NOUT > 1) hist[((c) * NOUT + 1) * RANGE + SAMPLE (px, 1)]++;      \
-    if (NOUT > 2) hist[((c) * NOUT + 2) * RANGE + SAMPLE (px, 2)]++;      \
-    if (NOUT > 3) hist[((c) * NOUT + 3) * RANGE + SAMPLE (px, 3)]++;      \
-    if (NOUT > 4) hist[((c) * NOUT + 4) * RANGE + SAMPLE (px, 4)]++;      \
+/* Adds one pixel's samples @v0.. (the first NOUT) to histogram copy @c */
+#define COUNTV(hist, c, v0, v1, v2, v3, v4) do {                          \
+    hist[((c) * NOUT + 0) * RANGE + (v0)]++;                              \
+    if (NOUT > 1) hist[((c) * NOUT + 1) * RANGE + (v1)]++;                \
+    if (NOUT > 2) hist[((c) * NOUT + 2) * RANGE + (v2)]++;                \
+    if (NOUT > 3) hist[((c) * NOUT + 3) * RANGE + (v3)]++;                \
+    if (NOUT > 4) hist[((c) * NOUT + 4) * RANGE + (v4)]++;                \
   } while (0)
 
-/* The same for a pixel held in bits 8 * @o... of the 32-bit word @u */
+/* ... of the pixel at @px */
+#define COUNT(hist, c, px) COUNTV (hist, c, SAMPLE (px, 0), SAMPLE (px, 1), \
+      SAMPLE (px, 2), SAMPLE (px, 3), SAMPLE (px, 4))
+
+/* ... of a pixel held in bits 8 * @o... of the 32-bit word @u */
 #define BYTEU(u, o) (((u) >> (8 * (o))) & 0xffu)
 #define LUMAU(u, o) LUMA_RGB (BYTEU (u, (o) + ROFF), BYTEU (u, (o) + GOFF), \
       BYTEU (u, (o) + BOFF))
 #define SRCU(u, o, s) ((s) < 0 ? LUMAU (u, o) : \
       BYTEU (u, (o) + ((s) < 0 ? 0 : (s))))
-#define COUNTU(hist, c, u, o) do {                                        \
-    hist[((c) * NOUT + 0) * RANGE + SRCU (u, o, SRC0)]++;                 \
-    if (NOUT > 1) hist[((c) * NOUT + 1) * RANGE + SRCU (u, o, SRC1)]++;   \
-    if (NOUT > 2) hist[((c) * NOUT + 2) * RANGE + SRCU (u, o, SRC2)]++;   \
-    if (NOUT > 3) hist[((c) * NOUT + 3) * RANGE + SRCU (u, o, SRC3)]++;   \
-    if (NOUT > 4) hist[((c) * NOUT + 4) * RANGE + SRCU (u, o, SRC4)]++;   \
-  } while (0)
+#define COUNTU(hist, c, u, o) COUNTV (hist, c, SRCU (u, o, SRC0), \
+      SRCU (u, o, SRC1), SRCU (u, o, SRC2), SRCU (u, o, SRC3), SRCU (u, o, SRC4))
 
-/* The same for a pixel in the low bytes of @u whose luma @l is computed */
+/* ... of a pixel in the low bytes of @u whose luma @l is computed */
 #define SRCL(u, l, s) ((s) < 0 ? (l) : BYTEU (u, (s) < 0 ? 0 : (s)))
-#define COUNTL(hist, c, u, l) do {                                        \
-    hist[((c) * NOUT + 0) * RANGE + SRCL (u, l, SRC0)]++;                 \
-    if (NOUT > 1) hist[((c) * NOUT + 1) * RANGE + SRCL (u, l, SRC1)]++;   \
-    if (NOUT > 2) hist[((c) * NOUT + 2) * RANGE + SRCL (u, l, SRC2)]++;   \
-    if (NOUT > 3) hist[((c) * NOUT + 3) * RANGE + SRCL (u, l, SRC3)]++;   \
-    if (NOUT > 4) hist[((c) * NOUT + 4) * RANGE + SRCL (u, l, SRC4)]++;   \
-  } while (0)
+#define COUNTL(hist, c, u, l) COUNTV (hist, c, SRCL (u, l, SRC0), \
+      SRCL (u, l, SRC1), SRCL (u, l, SRC2), SRCL (u, l, SRC3), SRCL (u, l, SRC4))
 /* lane @k (a constant) of a uint4 */
 #define LANE4(v, k) ((k) == 0 ? (v).s0 : (k) == 1 ? (v).s1 : (k) == 2 ? \
       (v).s2 : (v).s3)
