@@ -105,16 +105,19 @@ enqueue_box_mean (GstClIntegral * self, GstClFrame * in, GstClFrame * out)
   GST_OBJECT_UNLOCK (self);
 
   if (!self->gpu) {
-    /* one pass, one work-item per band; rows claimed while running */
+    /* one pass, one work-item per band; rows claimed while running; sums
+     * in 64 bits (plane 1) only where this radius needs them */
+    IntegralPlane *sums = &self->plane[self->n_planes > 1 &&
+        !gst_cl_integral_box_fits_32 (self, r) ? 1 : 0];
     gsize one = 1, nb = self->n_bands;
-    cl_kernel k = g_atomic_int_get (&self->fast_ready) ?
-        self->plane[0].fast : self->plane[0].k1;
-    cl_uint arg = next_cpu_epoch (self, &self->plane[0]);
+    cl_kernel k = g_atomic_int_get (&self->fast_ready) ? sums->fast :
+        sums->k1;
+    cl_uint arg = next_cpu_epoch (self, sums);
 
     GST_CL_LAUNCH (self, k, 1, &nb, &one, INTEGRAL_WHAT,
         GST_CL_ARG_PLANE (in, 0), GST_CL_ARG_PLANE (out, 0), GST_CL_ARG (w),
         GST_CL_ARG (h), GST_CL_ARG (r), GST_CL_ARG (self->band_start),
-        GST_CL_ARG (self->plane[0].accrow), GST_CL_ARG (arg));
+        GST_CL_ARG (sums->accrow), GST_CL_ARG (arg));
   } else if (self->box_tile && r <= BOX_TILE_MAX_RADIUS &&
       (self->box_pstride != 4 || (in->offset[0] % 4 == 0 &&
               in->stride[0] % 4 == 0 && out->offset[0] % 4 == 0 &&

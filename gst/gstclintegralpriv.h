@@ -122,6 +122,7 @@ struct _GstClIntegral
   gsize box_tile_wg;            /* its work-group: columns of a tile */
   cl_mem box_ii;
   gint box_pstride;             /* bytes per pixel of plane 0 */
+  guint box_max_value;          /* CPU: a sample's largest value */
 };
 
 /* Tiles of the one-pass GPU kernel */
@@ -138,6 +139,11 @@ gst_cl_integral_gpu_tiles (GstClIntegral * self, gint tile_rows,
 gboolean gst_cl_integral_set_info (GstClBaseFilter * base, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info);
 void gst_cl_integral_reset (GstClBaseFilter * base);
+
+/* gstclintegralsetup.c: whether the CPU box mean of @radius sums in 32
+ * bits (plane 0): every box of the frame, clipped, with its rounding term
+ * (sum + area / 2), stays below 2^32 */
+gboolean gst_cl_integral_box_fits_32 (GstClIntegral * self, gint radius);
 
 /* gstclintegralwarm.c: queue the first launches of the CPU kernels (every
  * plane's fast kernel) or of the GPU box mean's five kernels on the

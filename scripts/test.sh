@@ -48,6 +48,6 @@ test_property_changes_while_playing,test_meta_path_keeps_upstream_composition,\
 test_meta_path_reuses_pixels,test_readonly_frame_copied,test_interval
 memcheck cloverlay-device test_property_changes_while_playing
 memcheck clintegral test_solid_8bit,test_box_mean_float_limit,test_streamed_rows,\
-  test_first_frame_switch,test_kernel_parts_from_dir
+  test_first_frame_switch,test_kernel_parts_from_dir,test_box_mean_sum_width
 meson test -C build --setup valgrind --print-errorlogs clupload \
   example-histogram-meta

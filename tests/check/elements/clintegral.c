@@ -847,6 +847,52 @@ GST_START_TEST (test_box_mean_float_limit)
 
 GST_END_TEST;
 
+/* The CPU box mean sums in 32 bits, and in 64 where a box of the frame
+ * could reach 2^32 with the kernels' rounding term (sum + area / 2) and
+ * the frame's radius needs it: a 641x479 16-bit stream through one
+ * element, the radius moved across that limit (127: 255^2 * 65535 plus
+ * the term stays below 2^32; 128: not) and back, random frames and
+ * all-65535 ones (where a wrapped sum shows), with the fast and the
+ * first-frame kernels; then a 1x65537 16-bit frame of 65535s, whose
+ * whole-frame box sums to 2^32 - 1: only the rounding term passes 2^32 */
+GST_START_TEST (test_box_mean_sum_width)
+{
+  static const guint radii[] = { 7, 128, 127, 40000, 0, 128, 1 };
+  const GstVideoFormat vf = GST_VIDEO_FORMAT_GRAY16_LE;
+  static const guint variants[] = { 0, CPU_FIRST };
+  GstVideoInfo info;
+  GstHarness *h_;
+  GstBuffer *in;
+  guint v, k;
+
+  for (v = 0; v < G_N_ELEMENTS (variants); v++) {
+    gchar *what = g_strdup_printf ("random %s", variant_names[variants[v]]);
+    gchar *solid = g_strdup_printf ("65535s %s", variant_names[variants[v]]);
+
+    set_variant (variants[v]);
+    h_ = box_mean_harness (vf, 641, 479, radii[0]);
+    for (k = 0; k < 2 * G_N_ELEMENTS (radii); k++) {
+      guint r = radii[k / 2];
+
+      g_object_set (h_->element, "radius", r, NULL);
+      in = k % 2 ? test_frame_new_filled (vf, 641, 479, TEST_LAYOUT_PACKED,
+          0xff, &info) : test_frame_new (vf, 641, 479, k % 4, 1500 + k,
+          &info);
+      check_box_mean_in (h_, in, &info, r, k % 2 ? solid : what);
+    }
+    gst_harness_teardown (h_);
+    g_free (what);
+    g_free (solid);
+  }
+  set_variant (0);
+  h_ = box_mean_harness (vf, 1, 65537, 40000);
+  in = test_frame_new_filled (vf, 1, 65537, TEST_LAYOUT_PACKED, 0xff, &info);
+  check_box_mean_in (h_, in, &info, 40000, "65535s, 2^32 - 1 in all");
+  gst_harness_teardown (h_);
+}
+
+GST_END_TEST;
+
 /* The GPU box mean in one launch (box_mean_tile: radii up to 32, whole
  * windows divided in float, clipped ones by integer division) and the GPU
  * integral image path (larger radii, or GST_CL_INTEGRAL_BOX=integral), on
@@ -1495,6 +1541,7 @@ clintegral_suite (void)
   tcase_add_test (tc, test_box_mean);
   tcase_add_test (tc, test_box_mean_float_limit);
   tcase_add_test (tc, test_box_mean_split_while_running);
+  tcase_add_test (tc, test_box_mean_sum_width);
   tcase_add_test (tc, test_box_mean_tile);
   tcase_add_test (tc, test_first_frame_switch);
   tcase_add_test (tc, test_wrap_4k);
