@@ -116,19 +116,17 @@
 #define COUNT(hist, c, px) COUNTV (hist, c, SAMPLE (px, 0), SAMPLE (px, 1), \
       SAMPLE (px, 2), SAMPLE (px, 3), SAMPLE (px, 4))
 
-/* ... of a pixel held in bits 8 * @o... of the 32-bit word @u */
+/* ... of a pixel in the low bytes of @u whose luma is @l */
 #define BYTEU(u, o) (((u) >> (8 * (o))) & 0xffu)
-#define LUMAU(u, o) LUMA_RGB (BYTEU (u, (o) + ROFF), BYTEU (u, (o) + GOFF), \
-      BYTEU (u, (o) + BOFF))
-#define SRCU(u, o, s) ((s) < 0 ? LUMAU (u, o) : \
-      BYTEU (u, (o) + ((s) < 0 ? 0 : (s))))
-#define COUNTU(hist, c, u, o) COUNTV (hist, c, SRCU (u, o, SRC0), \
-      SRCU (u, o, SRC1), SRCU (u, o, SRC2), SRCU (u, o, SRC3), SRCU (u, o, SRC4))
-
-/* ... of a pixel in the low bytes of @u whose luma @l is computed */
 #define SRCL(u, l, s) ((s) < 0 ? (l) : BYTEU (u, (s) < 0 ? 0 : (s)))
 #define COUNTL(hist, c, u, l) COUNTV (hist, c, SRCL (u, l, SRC0), \
       SRCL (u, l, SRC1), SRCL (u, l, SRC2), SRCL (u, l, SRC3), SRCL (u, l, SRC4))
+
+/* ... of a pixel held in bits 8 * @o... of the 32-bit word @u */
+#define LUMAU(u, o) LUMA_RGB (BYTEU (u, (o) + ROFF), BYTEU (u, (o) + GOFF), \
+      BYTEU (u, (o) + BOFF))
+#define SRCU(u, o, s) SRCL ((u) >> (8 * (o)), LUMAU (u, o), s)
+#define COUNTU(hist, c, u, o) COUNTL (hist, c, (u) >> (8 * (o)), LUMAU (u, o))
 /* lane @k (a constant) of a uint4 */
 #define LANE4(v, k) ((k) == 0 ? (v).s0 : (k) == 1 ? (v).s1 : (k) == 2 ? \
       (v).s2 : (v).s3)
