@@ -692,11 +692,11 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   GST_OBJECT_LOCK (self);
   arith = gst_cl_convolve_path_arith (self, self->kernel);
   separable = gst_cl_convolve_takes_separable_path (self, self->kernel);
-  self->exact16_start = separable && self->kernel->exact16 &&
-      gst_cl_convolve_has_fixed_kernels (self);
+  self->exact16_start = !gst_cl_convolve_fits_exact16 (self, self->kernel)
+      || self->kernel->identity ? 0 : separable ? EXACT16_SEP : EXACT16_2D;
   box_start = self->kernel->box;
-  self->exact16_ready = FALSE;
-  self->exact16_job = 0;
+  self->exact16_ready = 0;
+  self->exact16_job = self->exact16_all_job = 0;
   GST_OBJECT_UNLOCK (self);
   passthrough = gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
   live = gst_cl_base_filter_upstream_is_live (filter);
@@ -720,25 +720,26 @@ gst_cl_convolve_set_info (GstClBaseFilter * filter, GstCaps * incaps,
   if (!first && !self->use_tile && !passthrough &&
       !gst_cl_convolve_warm_up_now (self, arith, separable))
     return FALSE;
-  self->exact16_ready = self->exact16_start && !first && !passthrough;
+  if (!first && !passthrough)
+    self->exact16_ready = self->exact16_start;
   if (self->exact16_ready)
-    GST_INFO_OBJECT (self, "sep_fixed for exact sums ready");
+    GST_INFO_OBJECT (self, "%s for exact sums ready", separable ?
+        "sep_fixed" : "conv2d_fixed");
   /* the worker starts after the first frame (the base class starts it), so
    * that a one-frame pipeline has stopped before it would begin a build;
    * with conv2d_first the current path comes first */
   if (!self->first_only)
     gst_cl_convolve_warm_up_in_background (self, arith,
         passthrough ? -1 : separable, first);
-  if (self->warmup && !self->exact16_ready &&
-      gst_cl_convolve_program_has_fixed (self, TRUE)) {
-    if (self->exact16_start && first)
-      self->exact16_job = self->warm_job[ARITH_INTEGER][1];
-    else if (!self->exact16_start)
-      self->exact16_job = gst_cl_convolve_add_warm_job (self, ARITH_INTEGER,
-          EXACT16_JOB);
-  }
-  GST_DEBUG_OBJECT (self, "exact sums: from the start %d, ready %d, job %u",
-      self->exact16_start, self->exact16_ready, self->exact16_job);
+  if (self->warmup && first && self->exact16_start)
+    self->exact16_job = self->warm_job[ARITH_INTEGER][separable ? 1 : 0];
+  if (self->warmup && !live && self->exact16_ready != EXACT16_BOTH &&
+      gst_cl_convolve_program_has_fixed (self, TRUE))
+    self->exact16_all_job = gst_cl_convolve_add_warm_job (self,
+        ARITH_INTEGER, EXACT16_JOB);
+  GST_DEBUG_OBJECT (self, "exact sums: from the start %u, ready %u, jobs %u "
+      "%u", self->exact16_start, self->exact16_ready, self->exact16_job,
+      self->exact16_all_job);
   /* PoCL holds every kernel launch of the process while any thread
    * compiles, so on a live stream the background work would stall frames
    * early on, and a change made before it ends would wait for it. A live
@@ -773,14 +774,8 @@ gst_cl_convolve_process (GstClBaseFilter * filter, GstClFrame * in,
   chroma = self->chroma;
   GST_OBJECT_UNLOCK (self);
 
-  /* sep_fixed for exact sums, once its job is done */
-  if (self->exact16_job && gst_cl_warmup_is_done (self->warmup,
-          self->exact16_job)) {
-    self->exact16_job = 0;
-    self->exact16_ready = self->kernels[1].sep_fixed != NULL;
-    GST_INFO_OBJECT (self, "sep_fixed for exact sums %s",
-        self->exact16_ready ? "ready" : "failed: sep_strips");
-  }
+  /* the 16-bit kernels of exact sums, once their jobs are done */
+  gst_cl_convolve_exact16_jobs_done (self);
   if (changed && !gst_cl_convolve_upload_taps (self))
     return FALSE;
   if (changed && self->first)

@@ -400,6 +400,19 @@ derive_exact16 (GstClConvolveKernel * k)
   return TRUE;
 }
 
+static gboolean
+derive_exact2d16 (const GstClConvolveKernel * k)
+{
+  gint64 abssum = 0;
+  gint i;
+
+  if (!k->integer)
+    return FALSE;
+  for (i = 0; i < k->width * k->height; i++)
+    abssum += (gint64) fabs (k->coef[i]);
+  return abssum * 255 <= 65535;
+}
+
 gboolean
 gst_cl_convolve_kernel_derive (GstClConvolveKernel * k, gdouble divisor,
     gdouble bias, gboolean absolute, gchar ** why)
@@ -451,6 +464,7 @@ gst_cl_convolve_kernel_derive (GstClConvolveKernel * k, gdouble divisor,
 
   k->fixed = derive_fixed (k);
   k->exact16 = derive_exact16 (k);
+  k->exact2d16 = derive_exact2d16 (k);
   k->box = derive_box (k);
 
   k->identity = bias == 0 && k->coef[center] / divisor == 1.0;

@@ -81,6 +81,11 @@ typedef struct
    * sums of 8-bit samples plus half the divisor fit 16 bits (box blurs up
    * to 15x15). qrow then holds c << 8 and qcol c; results are exact. */
   gboolean exact16;
+  /* Exact 2-D sums in those lanes (CPU devices, 8-bit samples): an integer
+   * matrix of any sign, divisor and bias whose sums of 8-bit samples span
+   * at most 2^16 values (255 * sum|c| <= 65535: sharpen, the edge
+   * detectors, emboss); the 2-D path then sums in 16-bit lanes, exactly. */
+  gboolean exact2d16;
   /* A box: an integer separable matrix with one non-zero value in every row
    * factor and one in every column factor. CPU devices' sep_strips slides
    * its sums instead of taking every tap (kernels/convolve-cpu-sep.cl). */

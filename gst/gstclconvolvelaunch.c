@@ -326,7 +326,8 @@ gst_cl_convolve_filter_plane (GstClConvolve * self, ConvKernels * ks,
     }
   }
 
-  fixed = gst_cl_convolve_path_arith (self, k) == ARITH_FIXED;
+  fixed = gst_cl_convolve_path_arith (self, k) == ARITH_FIXED ||
+      gst_cl_convolve_uses_exact16 (self, k);
   strips_global (&c, fixed, g);
   GST_CL_LAUNCH (self, fixed ? ks->strips_fixed : ks->strips, 2, g,
       strips_local_size (fixed), CONV_WHAT, STRIPS_ARGS (in, out, p, &c));

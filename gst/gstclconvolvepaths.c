@@ -36,14 +36,52 @@ gst_cl_convolve_program_has_fixed (GstClConvolve * self, gboolean integer)
       self->integer_fixed);
 }
 
-/* whether frames filtered with @k take the integer program's sep_fixed,
- * exact sums in 16-bit lanes (box blurs), instead of sep_strips (exact
- * too, 2.5-4.7x slower at 1080p): once it is ready (exact16_ready) */
+/* whether @k's sums fit the integer program's 16-bit lanes on the path
+ * it takes (sep_fixed or conv2d_fixed) on this stream's device and format */
+gboolean
+gst_cl_convolve_fits_exact16 (GstClConvolve * self,
+    const GstClConvolveKernel * k)
+{
+  return (gst_cl_convolve_takes_separable_path (self, k) ? k->exact16 :
+      k->exact2d16) && gst_cl_convolve_has_fixed_kernels (self);
+}
+
+/* whether frames filtered with @k take the integer program's sep_fixed or
+ * conv2d_fixed, exact sums in 16-bit lanes (box blurs; sharpen, edge
+ * detectors), instead of sep_strips or conv2d_strips (exact too, 32-bit
+ * lanes, 2.5-4.7x slower at 1080p): once they are ready (exact16_ready) */
 gboolean
 gst_cl_convolve_uses_exact16 (GstClConvolve * self,
     const GstClConvolveKernel * k)
 {
-  return k->exact16 && self->exact16_ready;
+  guint kernel = gst_cl_convolve_takes_separable_path (self, k) ?
+      EXACT16_SEP : EXACT16_2D;
+
+  return (self->exact16_ready & kernel) && gst_cl_convolve_fits_exact16 (self,
+      k);
+}
+
+/* Streaming thread, before a frame: the 16-bit kernels whose jobs are
+ * done (exact16_job, exact16_all_job) become ready */
+void
+gst_cl_convolve_exact16_jobs_done (GstClConvolve * self)
+{
+  const ConvKernels *k = &self->kernels[1];
+  guint made = (k->sep_fixed ? EXACT16_SEP : 0) |
+      (k->strips_fixed ? EXACT16_2D : 0);
+
+  if (self->exact16_job && gst_cl_warmup_is_done (self->warmup,
+          self->exact16_job)) {
+    self->exact16_job = 0;
+    self->exact16_ready |= self->exact16_start & made;
+  }
+  if (self->exact16_all_job && gst_cl_warmup_is_done (self->warmup,
+          self->exact16_all_job)) {
+    self->exact16_all_job = 0;
+    self->exact16_ready |= made;
+    GST_INFO_OBJECT (self, "sep_fixed for exact sums %s",
+        (made & EXACT16_SEP) ? "ready" : "failed: sep_strips");
+  }
 }
 
 /* the arithmetic frames filtered with @k use */
@@ -193,32 +231,47 @@ cpu_path_kernel_name (gint arith, gboolean separable)
   return separable ? "sep_strips" : "conv2d_strips";
 }
 
-/* Launches path (@arith, @separable)'s kernels once on @queue; the
- * integer program's separable path has two where the stream started on
- * exact sums, sep_strips and sep_fixed (gst_cl_convolve_uses_exact16),
- * and a matrix set while playing may move frames from one to the other.
+/* Launches the integer program's 16-bit kernels of @which (EXACT16_SEP,
+ * EXACT16_2D bits) once on @queue */
+static cl_int
+warm_up_exact16 (GstClConvolve * self, GstClContext * ctx,
+    cl_command_queue queue, guint which, const gchar ** name)
+{
+  const ConvKernels *k = &self->kernels[1];
+  cl_int err = CL_SUCCESS;
+
+  if (which & EXACT16_SEP) {
+    *name = "sep_fixed";
+    err = k->sep_fixed ? gst_cl_convolve_warm_up_kernel (ctx, queue,
+        k->sep_fixed, TRUE, TRUE) : CL_INVALID_KERNEL;
+  }
+  if (err == CL_SUCCESS && (which & EXACT16_2D)) {
+    *name = "conv2d_fixed";
+    err = k->strips_fixed ? gst_cl_convolve_warm_up_kernel (ctx, queue,
+        k->strips_fixed, FALSE, TRUE) : CL_INVALID_KERNEL;
+  }
+  return err;
+}
+
+/* Launches path (@arith, @separable)'s kernels once on @queue (EXACT16_JOB:
+ * both 16-bit kernels of the integer program); where the stream started on
+ * exact 16-bit sums, an integer path's launch includes the 16-bit kernel
+ * it started on, since a matrix set while playing may move frames to it.
  * @name: the kernel of a failure. */
 static cl_int
 warm_up_path (GstClConvolve * self, GstClContext * ctx,
     cl_command_queue queue, gint arith, gboolean separable,
     const gchar ** name)
 {
-  cl_kernel exact = self->kernels[1].sep_fixed;
   cl_int err;
 
-  if (separable == EXACT16_JOB) {
-    *name = "sep_fixed";
-    return exact ? gst_cl_convolve_warm_up_kernel (ctx, queue, exact, TRUE,
-        TRUE) : CL_INVALID_KERNEL;
-  }
+  if (separable == EXACT16_JOB)
+    return warm_up_exact16 (self, ctx, queue, EXACT16_BOTH, name);
   *name = cpu_path_kernel_name (arith, separable);
   err = gst_cl_convolve_warm_up_kernel (ctx, queue, cpu_path_kernel (self,
           arith, separable), separable, arith == ARITH_FIXED);
-  if (err == CL_SUCCESS && arith == ARITH_INTEGER && separable &&
-      self->exact16_start && exact) {
-    *name = "sep_fixed";
-    err = gst_cl_convolve_warm_up_kernel (ctx, queue, exact, TRUE, TRUE);
-  }
+  if (err == CL_SUCCESS && arith == ARITH_INTEGER && self->exact16_start)
+    err = warm_up_exact16 (self, ctx, queue, self->exact16_start, name);
   return err;
 }
 

@@ -104,15 +104,19 @@ struct _GstClConvolve
   gboolean fixed_ok;
   /* ... and sep_fixed's colour path: host_colour_path () */
   gint fixed_colour;
-  /* The integer program's sep_fixed (exact sums,
-   * gst_cl_convolve_uses_exact16): prepared
-   * with the current path where the stream starts on such a matrix
-   * (exact16_start), else by a job of its own (exact16_job) on non-live
-   * streams only, since a live one waits for every preparation before its
-   * first frame; frames take it once ready (exact16_ready, streaming
-   * thread), sep_strips until then. Set in set_info. */
-  gboolean exact16_start, exact16_ready;
-  guint exact16_job;
+  /* The integer program's sep_fixed and conv2d_fixed (exact sums in
+   * 16-bit lanes, gst_cl_convolve_uses_exact16): the one of the path a
+   * stream starts on, where it starts on such a matrix (exact16_start:
+   * EXACT16_SEP or EXACT16_2D, else 0), is prepared with that path (in
+   * set_info, or by its job, exact16_job, where conv2d_first serves the
+   * first frames); on non-live streams a job of their own
+   * (exact16_all_job) prepares both, after the other paths. A live
+   * stream waits for every preparation before its first frame, so it
+   * prepares no other (the 32-bit kernels are exact too). Frames take each
+   * once ready (exact16_ready: those bits, streaming thread), sep_strips
+   * and conv2d_strips until then. Set in set_info. */
+  guint exact16_start, exact16_ready;
+  guint exact16_job, exact16_all_job;
   /* whether the integer program has the fixed-point kernels (exact16_start
    * or a non-live stream): that code adds 0.14 s to its build on PoCL, and
    * a live stream waits for every build (2-vCPU AMD EPYC, live I420) */
@@ -214,6 +218,10 @@ void gst_cl_convolve_reset (GstClBaseFilter * filter);
 /* WarmJob.separable of the job that prepares the integer program's
  * sep_fixed alone */
 #define EXACT16_JOB 2
+/* exact16_start's and exact16_ready's bits */
+#define EXACT16_SEP 1
+#define EXACT16_2D 2
+#define EXACT16_BOTH (EXACT16_SEP | EXACT16_2D)
 
 /* gstclconvolvepaths.c */
 gboolean gst_cl_convolve_takes_separable_path (GstClConvolve * self,
@@ -221,8 +229,11 @@ gboolean gst_cl_convolve_takes_separable_path (GstClConvolve * self,
 gboolean gst_cl_convolve_has_fixed_kernels (GstClConvolve * self);
 gboolean gst_cl_convolve_program_has_fixed (GstClConvolve * self,
     gboolean integer);
+gboolean gst_cl_convolve_fits_exact16 (GstClConvolve * self,
+    const GstClConvolveKernel * k);
 gboolean gst_cl_convolve_uses_exact16 (GstClConvolve * self,
     const GstClConvolveKernel * k);
+void gst_cl_convolve_exact16_jobs_done (GstClConvolve * self);
 gint gst_cl_convolve_path_arith (GstClConvolve * self,
     const GstClConvolveKernel * k);
 ConvKernels *gst_cl_convolve_get_kernels (GstClConvolve * self,

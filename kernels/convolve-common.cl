@@ -51,9 +51,11 @@
  *   conv2d_fixed / sep_fixed (CPU, 8-bit samples): the same two in 16-bit
  *     lanes, in fixed point for float matrices of non-negative
  *     coefficients (see "Fixed point" below) and, in the integer program,
- *     with exact sums for integer separable ones (see "Exact sums"); the
- *     tap's .w holds the 16-bit value they multiply by, .z the coefficient
- *     (float bits, or an int in the integer program).
+ *     with exact sums for integer separable ones and for 2-D ones of any
+ *     sign whose sums span at most 2^16 values (see "Exact sums", "Exact
+ *     2-D sums"); the tap's .w holds the 16-bit value fixed point and
+ *     sep_fixed multiply by, .z the coefficient (float bits, or an int in
+ *     the integer program, which the exact 2-D sums multiply by).
  *   conv2d_reg1..5 (GPU, up to 11x11): register-blocked, see below.
  *   conv2d_px<R>_1, _4 (GPU, up to 7x7, 1-sample and 8-bit 4-sample
  *     pixels): no local memory, rows read from global memory, see below.

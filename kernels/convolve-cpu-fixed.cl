@@ -28,8 +28,8 @@ typedef fix32_t __attribute__ ((aligned (2))) ufix32_t;
 #define FSTORE(v, p) (*(ufix32_t *) (p) = (v))
 #define LOAD32(p) (*(__global const uu8x32_t *) (p))
 #define STORE32(v, p) (*(__global uu8x32_t *) (p) = (v))
-/* Q8 samples (x << 8) */
-#define TO_Q8(v) (__builtin_convertvector ((v), fix32_t) << 8)
+/* samples shifted left by @s: Q8 (x << 8) for @s 8 */
+#define TO_LANES(v, s) (__builtin_convertvector ((v), fix32_t) << (s))
 
 /* sep_fixed's work-items walk down a column of 64-sample strips, one image
  * row (another page) at a time, which the hardware prefetchers do not
@@ -180,7 +180,7 @@ col_pair (fix32_t a, fix32_t b)
  * element allows). The last shift, whose count is not a constant, is a
  * multiply by z = 2^(16 - (l - 1)) keeping the high half, as MULHI16 (see
  * there). Unused by fixed point. */
-typedef uint4 fix_div_t;
+typedef uint8 fix_div_t;
 
 inline fix_div_t
 fix_div_new (int divisor)
@@ -189,11 +189,141 @@ fix_div_new (int divisor)
   uint d = clamp (divisor, 3, 1024), l = 32 - clz (d - 1);
 
   return (fix_div_t) (d / 2, (((1u << l) - d) << 16) / d + 1,
-      1u << (17 - l), 0);
+      1u << (17 - l), 0, 0, 0, 0, 0);
 #else
   return (fix_div_t) 0;
 #endif
 }
+
+/* exact sums @n (d / 2 added here) divided by d, fix_div_new's */
+inline fix32_t
+fix_divide (fix32_t a, fix_div_t dq)
+{
+  fix32_t n = a + (fix32_t) ((ushort) dq.s0);
+  fix32_t t = MULHI16 (n, (fix32_t) ((ushort) dq.s1));
+
+  return MULHI16 (t + ((n - t) >> 1), (fix32_t) ((ushort) dq.s2));
+}
+
+/* Exact 2-D sums (the integer program's conv2d_fixed): integer matrices
+ * of any sign whose sums of 8-bit samples span at most 2^16 values,
+ * 255 * sum|c| <= 65535 (sharpen, edge detectors, emboss, most custom
+ * matrices up to 7x7; the element decides: exact2d16). Samples in the
+ * low byte of 16-bit lanes, each product the low half of x * c, the sums
+ * started at o = 255 * (the sum of the negative coefficients'
+ * magnitudes): the lanes wrap modulo 2^16 on the way but end at u = the
+ * exact sum S plus o, in 0..65535.
+ *
+ * The integer path's result is round_half_away (n / d) clamped to
+ * 0..255, n = s * S (or |S| with `absolute`) + bias * d, d = |divisor|,
+ * s its sign. Only n in [0, 256 d] matters (below 0 gives 0, above gives
+ * 255 or more), and n is u or |u - o| or 65535 - u, plus or minus a
+ * constant K, so saturating 16-bit arithmetic gives n clamped to that
+ * range exactly for d <= 255 (256 d < 2^16). Rounding half up (n >= 0)
+ * is then (n + d / 2) / d: fix_div's exact division, d = 1 and 2 by
+ * hand. Divisors above 255 take the integer path's finish16 on the sums
+ * widened to 32 bits. Layout (.s3 = mode; 0 is sep_fixed's division):
+ *   mode 1: .s0-.s2 fix_div of d, .s4 the lanes' value (0: u, 1: |u - o|,
+ *     2: 65535 - u), .s5 the operation (0: value - K, 1: value + K,
+ *     2: K - value, each saturated to 0..65535), .s6 K, .s7 d | o << 16
+ *   mode 2: .s5 divisor, .s6 bias, .s7 absolute | o << 16 */
+#if EXACT
+#define FIX2D_VALUE_U 0
+#define FIX2D_VALUE_ABS 1
+#define FIX2D_VALUE_NOT 2
+#define FIX2D_SUB_K 0
+#define FIX2D_ADD_K 1
+#define FIX2D_K_SUB 2
+
+inline fix_div_t
+fix_div_2d_new (__constant int4 * taps, int ntaps, int idiv, int ibias,
+    int absolute)
+{
+  int o = 0, d = abs (idiv), value = FIX2D_VALUE_U, op = FIX2D_SUB_K, k;
+  fix_div_t dq;
+
+  for (int t = 0; t < ntaps; t++)
+    o += taps[t].z < 0 ? -taps[t].z * 255 : 0;
+  if (d > 255)
+    return (fix_div_t) (0, 0, 0, 2, 0, idiv, ibias, absolute | o << 16);
+  /* n = value - k, or (sign -1) k - value; |bias * d| < 2^29 */
+  if (absolute) {
+    value = FIX2D_VALUE_ABS;
+    k = -ibias * d;
+  } else if (idiv > 0) {
+    k = o - ibias * d;
+  } else {
+    k = o + ibias * d;
+    if (k > 65535) {
+      /* k - u = (65535 - u) - (65535 - k) */
+      value = FIX2D_VALUE_NOT;
+      k = 65535 - k;
+    } else {
+      op = FIX2D_K_SUB;
+      k = max (k, 0);
+    }
+  }
+  if (absolute || idiv > 0 || value == FIX2D_VALUE_NOT) {
+    op = k >= 0 ? FIX2D_SUB_K : FIX2D_ADD_K;
+    k = min ((int) abs (k), 65535);
+  }
+  dq = fix_div_new (d);
+  dq.s3 = 1;
+  dq.s4 = value;
+  dq.s5 = op;
+  dq.s6 = k;
+  dq.s7 = d | o << 16;
+  return dq;
+}
+
+typedef ushort fix16h_t __attribute__ ((ext_vector_type (16)));
+#define LANES_LO 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+#define LANES_HI 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+
+/* mode 2: the integer path's finish16 on the sums widened to 32 bits */
+inline fix32_t
+fix_finish_2d_wide (fix32_t u, fix_div_t dq)
+{
+  int o = (int) (dq.s7 >> 16), idiv = (int) dq.s5, ibias = (int) dq.s6;
+  int absolute = (int) (dq.s7 & 1);
+  int16 lo = __builtin_convertvector (__builtin_shufflevector (u, u,
+          LANES_LO), int16) - o;
+  int16 hi = __builtin_convertvector (__builtin_shufflevector (u, u,
+          LANES_HI), int16) - o;
+  fix16h_t rl = __builtin_convertvector (finish16 (lo, 0.0f, 0.0f, idiv,
+          ibias, absolute), fix16h_t);
+  fix16h_t rh = __builtin_convertvector (finish16 (hi, 0.0f, 0.0f, idiv,
+          ibias, absolute), fix16h_t);
+
+  return __builtin_shufflevector (rl, rh, LANES_LO, LANES_HI);
+}
+
+/* 32 sums u to samples (see fix_div_2d_new), not yet clamped to 255 */
+inline fix32_t
+fix_finish_2d (fix32_t u, fix_div_t dq)
+{
+  const fix32_t o = (ushort) (dq.s7 >> 16), k = (ushort) dq.s6;
+  int d = dq.s7 & 0xffff;
+  fix32_t v, n;
+
+  if (dq.s3 == 2)
+    return fix_finish_2d_wide (u, dq);
+  v = dq.s4 == FIX2D_VALUE_U ? u : dq.s4 == FIX2D_VALUE_ABS ?
+      (u > o ? u - o : o - u) : ~u;
+  if (dq.s5 == FIX2D_SUB_K)
+    n = v > k ? v - k : (fix32_t) 0;
+  else if (dq.s5 == FIX2D_ADD_K)
+    n = v > (fix32_t) 65535 - k ? (fix32_t) 65535 : v + k;
+  else
+    n = k > v ? k - v : (fix32_t) 0;
+  n = n > (fix32_t) (256 * d) ? (fix32_t) (256 * d) : n;
+  if (d == 1)
+    return n;
+  if (d == 2)
+    return (n >> 1) + (n & (fix32_t) 1);
+  return fix_divide (n, dq);
+}
+#endif
 
 /* 32 sums (Q8 in fixed point, integers in exact sums) to samples, rounded
  * half up, not yet clamped to 255 */
@@ -201,10 +331,9 @@ inline fix32_t
 fix_round (fix32_t a, fix_div_t dq)
 {
 #if EXACT
-  fix32_t n = a + (fix32_t) ((ushort) dq.x);
-  fix32_t t = MULHI16 (n, (fix32_t) ((ushort) dq.y));
-
-  return MULHI16 (t + ((n - t) >> 1), (fix32_t) ((ushort) dq.z));
+  if (dq.s3)
+    return fix_finish_2d (a, dq);
+  return fix_divide (a, dq);
 #else
   return (a >> 8) + ((a >> 7) & (fix32_t) 1);
 #endif
@@ -229,12 +358,13 @@ edge_columns_fixed (int sx, int rxs, int rowlen, int width, int ch,
   }
 }
 
-/* fill_row as Q8 samples. The interior copy is 32 samples at a time, the
+/* fill_row as Q8 samples (@shift 8), or plain ones (0: exact 2-D sums).
+ * The interior copy is 32 samples at a time, the
  * last chunk overlapping the one before (the span is at least 64 long);
  * samples outside the row come through @cmap (edge_columns_fixed). */
 inline void
 fill_row_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
-    int rxs, int rowlen, const int *cmap, int bval, ushort * buf)
+    int rxs, int rowlen, const int *cmap, int bval, int shift, ushort * buf)
 {
   int n = STRIP + 2 * rxs;
 
@@ -243,9 +373,9 @@ fill_row_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
     int i = 0;
 
     for (; i + 32 <= n; i += 32)
-      FSTORE (TO_Q8 (LOAD32 (p + i)), buf + i);
+      FSTORE (TO_LANES (LOAD32 (p + i), shift), buf + i);
     if (i < n)
-      FSTORE (TO_Q8 (LOAD32 (p + n - 32)), buf + n - 32);
+      FSTORE (TO_LANES (LOAD32 (p + n - 32), shift), buf + n - 32);
   } else {
     /* an edge strip: the samples inside the row [lo, hi) copied as above,
      * those outside it through the column map */
@@ -256,15 +386,16 @@ fill_row_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
 
     if (hi - lo >= 32) {
       for (; i + 32 <= hi; i += 32)
-        FSTORE (TO_Q8 (LOAD32 (p + i)), buf + i);
+        FSTORE (TO_LANES (LOAD32 (p + i), shift), buf + i);
       if (i < hi)
-        FSTORE (TO_Q8 (LOAD32 (p + hi - 32)), buf + hi - 32);
+        FSTORE (TO_LANES (LOAD32 (p + hi - 32), shift), buf + hi - 32);
     } else {
       for (; i < hi; i++)
-        buf[i] = p[i] << 8;
+        buf[i] = p[i] << shift;
     }
     for (i = lo == 0 ? hi : 0; i < n; i = i + 1 == lo ? hi : i + 1)
-      buf[i] = ((yy < 0 || cmap[i] < 0) ? bval : p[rxs - sx + cmap[i]]) << 8;
+      buf[i] = ((yy < 0 || cmap[i] < 0) ? bval : p[rxs - sx + cmap[i]]) <<
+          shift;
   }
 }
 
@@ -321,6 +452,18 @@ typedef u8x64_t __attribute__ ((aligned (1))) uu8x64_t;
         UNPACK_LO (0), UNPACK_LO (1), UNPACK_LO (2), UNPACK_LO (3)), fix32_t)
 #define Q8_HI(v) __builtin_astype (__builtin_shufflevector ((v), (u8x64_t) 0, \
         UNPACK_HI (0), UNPACK_HI (1), UNPACK_HI (2), UNPACK_HI (3)), fix32_t)
+/* the same with each byte in the low byte of its lane (exact 2-D sums) */
+#define PLAIN_LO(L) 16 * L + 0, 64 + 16 * L, 16 * L + 1, 64 + 16 * L, \
+    16 * L + 2, 64 + 16 * L, 16 * L + 3, 64 + 16 * L, 16 * L + 4, 64 + 16 * L, \
+    16 * L + 5, 64 + 16 * L, 16 * L + 6, 64 + 16 * L, 16 * L + 7, 64 + 16 * L
+#define PLAIN_HI(L) 16 * L + 8, 64 + 16 * L, 16 * L + 9, 64 + 16 * L, \
+    16 * L + 10, 64 + 16 * L, 16 * L + 11, 64 + 16 * L, 16 * L + 12, \
+    64 + 16 * L, 16 * L + 13, 64 + 16 * L, 16 * L + 14, 64 + 16 * L, \
+    16 * L + 15, 64 + 16 * L
+#define X_LO(v) __builtin_astype (__builtin_shufflevector ((v), (u8x64_t) 0, \
+        PLAIN_LO (0), PLAIN_LO (1), PLAIN_LO (2), PLAIN_LO (3)), fix32_t)
+#define X_HI(v) __builtin_astype (__builtin_shufflevector ((v), (u8x64_t) 0, \
+        PLAIN_HI (0), PLAIN_HI (1), PLAIN_HI (2), PLAIN_HI (3)), fix32_t)
 #define PACK_L(L) 16 * L, 16 * L + 2, 16 * L + 4, 16 * L + 6, 16 * L + 8, \
     16 * L + 10, 16 * L + 12, 16 * L + 14, 64 + 16 * L, 64 + 16 * L + 2, \
     64 + 16 * L + 4, 64 + 16 * L + 6, 64 + 16 * L + 8, 64 + 16 * L + 10, \
@@ -367,6 +510,27 @@ store_fixed64 (fix32_t lo, fix32_t hi, int s, int alpha_pos,
 /* rows an edge work-item fills: its own plus the matrix's (up to 31) */
 #define FIX2D_BUF_ROWS (FIX2D_ROWS + 30)
 
+/* conv2d_fixed's lanes and products: Q8 samples times Q16 coefficients
+ * (the high half) in fixed point; plain samples times the integer
+ * coefficient (the low half) for exact 2-D sums (fix_div_2d_new) */
+#if EXACT
+#define FIX2D_SHIFT 0
+#define FIX2D_LO X_LO
+#define FIX2D_HI X_HI
+#define FIX2D_COEF(tp) ((fix32_t) ((ushort) (tp).z))
+#define FIX2D_MUL(a, c) ((a) * (c))
+#define FIX2D_DIV() fix_div_2d_new (taps, ntaps, idiv, ibias, absolute)
+#define FIX2D_START(n, dq) ((fix32_t) ((ushort) ((dq).s7 >> 16)))
+#else
+#define FIX2D_SHIFT 8
+#define FIX2D_LO Q8_LO
+#define FIX2D_HI Q8_HI
+#define FIX2D_COEF(tp) ((fix32_t) ((ushort) (tp).w))
+#define FIX2D_MUL(a, c) mul_hi32 ((a), (c))
+#define FIX2D_DIV() fix_div_new (idiv)
+#define FIX2D_START(n, dq) FIX_START (n)
+#endif
+
 /* An edge work-item (its strip or rows touch the frame's border, or an
  * empty matrix): each input row its outputs read is filled once, bordered,
  * into a Q8 copy; taps come in row order */
@@ -378,14 +542,14 @@ conv2d_fixed_edge (__global const uchar * sbase, int sstride, int y0,
 {
   ushort buf[FIX2D_BUF_ROWS][STRIP + 2 * MAX_APRON];
   int cmap[STRIP + 2 * MAX_APRON];
-  fix32_t init = FIX_START (ntaps);
+  fix32_t init = FIX2D_START (ntaps, dq);
   int dy0 = ntaps ? taps[0].y : 0, nfill = ntaps ? nrows + taps[ntaps -
       1].y - dy0 : 0;
 
   edge_columns_fixed (sx, rxs, rowlen, width, ch, border, cmap);
   for (int k = 0; k < nfill; k++)
     fill_row_fixed (sbase, sstride, map_index (y0 + dy0 + k, height, border),
-        sx, rxs, rowlen, cmap, bval, buf[k]);
+        sx, rxs, rowlen, cmap, bval, FIX2D_SHIFT, buf[k]);
   for (int r = 0; r < nrows; r++) {
     fix32_t a0 = init, a1 = init;
     __global const uchar *srow = ROW (sbase, sstride, y0 + r);
@@ -393,11 +557,11 @@ conv2d_fixed_edge (__global const uchar * sbase, int sstride, int y0,
 
     for (int t = 0; t < ntaps; t++) {
       int4 tp = taps[t];
-      fix32_t c = (fix32_t) ((ushort) tp.w);
+      fix32_t c = FIX2D_COEF (tp);
       const ushort *q = buf[r + tp.y - dy0] + rxs + tp.x * ch;
 
-      a0 += mul_hi32 (FLOAD (q), c);
-      a1 += mul_hi32 (FLOAD (q + 32), c);
+      a0 += FIX2D_MUL (FLOAD (q), c);
+      a1 += FIX2D_MUL (FLOAD (q + 32), c);
     }
     store_fixed (a0, sx, rowlen - sx, alpha_pos, srow, drow, dq);
     if (rowlen - sx > 32)
@@ -408,8 +572,8 @@ conv2d_fixed_edge (__global const uchar * sbase, int sstride, int y0,
 /* one output row's 64 samples from a tap's row @p (Q8_LO / Q8_HI halves) */
 #define FIX2D_TAP(r) do {                                                  \
     u8x64_t v_ = LOAD64 (p + (r) * sstride);                               \
-    a##r##0 += mul_hi32 (Q8_LO (v_), c);                                    \
-    a##r##1 += mul_hi32 (Q8_HI (v_), c);                                    \
+    a##r##0 += FIX2D_MUL (FIX2D_LO (v_), c);                                \
+    a##r##1 += FIX2D_MUL (FIX2D_HI (v_), c);                                \
   } while (0)
 #define FIX2D_STORE(r) store_fixed64 (a##r##0, a##r##1, sx, alpha_pos, sbase, \
     sstride, dbase, dstride, y0 + (r), dq)
@@ -426,8 +590,8 @@ conv2d_fixed (__global const uchar * src, uint soff, int sstride,
   int rowlen = width * ch, rxs = rx * ch;
   __global const uchar *sbase = src + soff;
   __global uchar *dbase = dst + doff;
-  fix32_t init = FIX_START (ntaps);
-  fix_div_t dq = fix_div_new (idiv);
+  fix_div_t dq = FIX2D_DIV ();
+  fix32_t init = FIX2D_START (ntaps, dq);
   fix32_t a00, a01, a10, a11, a20, a21, a30, a31;
   fix32_t a40, a41, a50, a51, a60, a61, a70, a71;
 
@@ -448,7 +612,7 @@ conv2d_fixed (__global const uchar * src, uint soff, int sstride,
   a40 = a41 = a50 = a51 = a60 = a61 = a70 = a71 = init;
   for (int t = 0; t < ntaps; t++) {
     int4 tp = taps[t];
-    fix32_t c = (fix32_t) ((ushort) tp.w);
+    fix32_t c = FIX2D_COEF (tp);
     __global const uchar *p = ROW (sbase, sstride, y0 + tp.y) + sx +
         tp.x * ch;
 
@@ -566,7 +730,7 @@ row_pass_fixed (__global const uchar * sbase, int sstride, int yy, int sx,
   } else {
     ushort buf[STRIP + 2 * MAX_APRON];
 
-    fill_row_fixed (sbase, sstride, yy, sx, rxs, rowlen, cmap, bval, buf);
+    fill_row_fixed (sbase, sstride, yy, sx, rxs, rowlen, cmap, bval, 8, buf);
     for (int t = 0; t < ntaps - np; t++) {
       const ushort *q = buf + rxs + off[t];
       fix32_t a = FLOAD (q), b = FLOAD (q + 32);

@@ -32,7 +32,7 @@ test_interval_backwards,test_interval_unstamped,test_controlled_bins,\
 test_channels_caps,test_message_counts_modes,test_many_bins,\
 test_first_frame_switch,test_luma_from_rgb
 memcheck clconvolve test_kernel_property_order,test_kernel_integer_values,\
-test_fixed_point,test_first_frame_switch
+test_fixed_point,test_first_frame_switch,test_exact_sums_2d
 memcheck clchain test_chain_small,test_renegotiate_mid_stream,\
 test_overlay_in_device_memory
 memcheck clhostile test_hostile_strides,test_hostile_separate_planes,\

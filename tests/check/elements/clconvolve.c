@@ -707,11 +707,155 @@ GST_START_TEST (test_exact_sums)
 
 GST_END_TEST;
 
+/* A frame whose samples are 0 or 255 at random: a small matrix's sums
+ * reach both ends of their range */
+static GstBuffer *
+binary_frame_new (GstVideoFormat format, gint width, gint height,
+    TestLayout layout, guint32 seed, GstVideoInfo * info)
+{
+  GstBuffer *buf = test_frame_new (format, width, height, layout, seed, info);
+  guint i;
+  gsize j;
+
+  for (i = 0; i < gst_buffer_n_memory (buf); i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buf, i);
+    GstMapInfo map;
+
+    fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
+    for (j = 0; j < map.size; j++)
+      map.data[j] = (map.data[j] & 1) ? 255 : 0;
+    gst_memory_unmap (mem, &map);
+  }
+  return buf;
+}
+
+/* Integer 2-D matrices of any sign whose sums span at most 2^16 values
+ * (conv2d_fixed's exact 16-bit lanes on CPU devices, from the first frame
+ * of a stream that starts on them), on every 8-bit format, odd and tiny
+ * sizes, every layout and border, random, bright and 0/255 frames,
+ * bit-exact against the reference: the presets (with magnitude, bias, a
+ * negative divisor), 1x3 matrices whose magnitudes sum to 257 (the lanes'
+ * whole range: 255 * 257 = 65535) and 258 (past it: the 32-bit kernel), a
+ * 5x5 whose magnitudes sum to 257, a 9x9, 1-row and 1-column matrices,
+ * and each way the kernel finishes a sum (see fix_div_2d_new): divisors
+ * 1, 2, 3 to 255 and above (32-bit finishing), of either sign, biases that
+ * move the sums either way and past 65535, with and without magnitude */
+typedef struct
+{
+  gdouble coef[9];
+  gint width, height;
+  gdouble divisor, bias;
+  gboolean absolute;
+} Finish2d;
+
+static const Finish2d finish_2d[] = {
+  /* value + K */
+  {{0, -1, 0, -1, 5, -1, 0, -1, 0}, 3, 3, 1, 1100, FALSE},
+  {{0, -1, 0, -1, 5, -1, 0, -1, 0}, 3, 3, 2, 0, FALSE},
+  /* K - value */
+  {{0, -1, 0, -1, 5, -1, 0, -1, 0}, 3, 3, -2, 300, FALSE},
+  /* K past 65535: (65535 - u) - (65535 - K) */
+  {{-127, 3, -127}, 3, 1, -1, 1000, FALSE},
+  /* magnitude + K */
+  {{-2, -1, 0, -1, 1, 1, 0, 1, 2}, 3, 3, 3, 50, TRUE},
+  /* divisors above 255: 32-bit finishing */
+  {{0, 30, 0, 30, -120, 30, 0, 30, 0}, 3, 3, 300, 10, FALSE},
+  {{0, 30, 0, 30, -120, 30, 0, 30, 0}, 3, 3, -1000, 20, TRUE},
+};
+
+GST_START_TEST (test_exact_sums_2d)
+{
+  static const TestSize sizes[] = { {1, 1}, {3, 5}, {2, 9}, {67, 5},
+  {641, 479}
+  };
+  static const gint presets[] = { REF_PRESET_SHARPEN, REF_PRESET_EDGE,
+    REF_PRESET_EMBOSS, REF_PRESET_LAPLACIAN
+  };
+  guint n_sizes = n_test_sizes > 2 ? 5 : 4;
+  guint n_cases_2d = 10 + G_N_ELEMENTS (finish_2d);
+  guint f, m, n = 0;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    if (GST_VIDEO_FORMAT_INFO_DEPTH (gst_video_format_get_info (formats[f]),
+            0) > 8)
+      continue;
+    for (m = 0; m < n_cases_2d; m++, n++) {
+      const TestSize *size = &sizes[(f + m) % n_sizes];
+      guint32 state = 7919 * n + 1;
+      gboolean binary = m == 4 || m == 8 || (m + f) % 3 == 1;
+      gint i, abssum = 0;
+      GstVideoInfo info;
+      GstBuffer *in;
+      Params p;
+
+      params_init (&p);
+      if (m < G_N_ELEMENTS (presets)) {
+        params_preset (&p, presets[m], 1, 0);
+        p.absolute = m == 1;
+        p.bias = m == 2 ? 128 : 0;
+        p.divisor = m == 3 ? -3 : 0;
+      } else if (m == 4 || m == 8) {
+        /* the lanes' whole range (255 * 257 = 65535) and one past it
+         * (258: the 32-bit kernel), reached by 0 255 0 on 0/255 frames */
+        p.width = 3;
+        p.height = 1;
+        p.coef[0] = p.coef[2] = m == 4 ? -127 : -128;
+        p.coef[1] = m == 4 ? 3 : 2;
+        p.divisor = 1;
+        p.bias = m == 4 ? -600 : -300;
+      } else if (m == 9) {
+        /* a 5x5 whose magnitudes sum to 257 */
+        p.width = p.height = 5;
+        for (i = 0; i < 25; i++) {
+          p.coef[i] = (gint) (test_rand (&state) % 25) - 12;
+          abssum += i == 12 ? 0 : (gint) fabs (p.coef[i]);
+        }
+        fail_unless (abssum <= 257);
+        p.coef[12] = 257 - abssum;
+      } else if (m == 5) {
+        params_random (&p, 9, 9, TRUE, n);
+        p.divisor = 7;
+        p.absolute = TRUE;
+        p.bias = -5;
+      } else if (m < 8) {
+        params_random (&p, m == 6 ? 7 : 1, m == 6 ? 1 : 7, TRUE, n);
+        p.bias = 20;
+      } else {
+        const Finish2d *c = &finish_2d[m - 10];
+
+        p.width = c->width;
+        p.height = c->height;
+        memcpy (p.coef, c->coef, sizeof (c->coef));
+        p.divisor = c->divisor;
+        p.bias = c->bias;
+        p.absolute = c->absolute;
+      }
+      p.border = (f + m) % 4;
+      p.border_value = m % 2 ? 255 : 17;
+      p.chroma_filter = (f + m) % 2;
+      if (binary)
+        in = binary_frame_new (formats[f], size->width, size->height,
+            (f + m) % 4, n, &info);
+      else if ((m + f) % 3 == 0)
+        in = bright_frame_new (formats[f], size->width, size->height,
+            (f + m) % 4, n, &info);
+      else
+        in = test_frame_new (formats[f], size->width, size->height,
+            (f + m) % 4, n, &info);
+      run_frame_set_first (in, &info, &p);
+      gst_buffer_unref (in);
+    }
+  }
+}
+
+GST_END_TEST;
+
 /* A non-live stream that starts on another matrix: box blurs run
  * sep_strips (exact as well) until a job of the warm-up worker has
- * prepared sep_fixed, then
+ * prepared sep_fixed (and conv2d_fixed), then
  * sep_fixed, its taps uploaded again; a matrix with a negative factor
- * (sep_strips) and the box again after it; every frame bit-exact. (Only
+ * (sep_strips), the box again and sharpen (conv2d_fixed) after it; every
+ * frame bit-exact. (Only
  * CPU devices' strip kernels have sep_fixed: elsewhere the frames are
  * checked all the same.) */
 GST_START_TEST (test_exact_sums_while_playing)
@@ -762,7 +906,10 @@ GST_START_TEST (test_exact_sums_while_playing)
   }
   fail_unless (!expect_fixed || g_atomic_int_get (&ready),
       "sep_fixed never became ready");
-  for (i = 0; i < 2; i++) {
+  for (i = 0; i < 3; i++) {
+    static const gchar *what[] = { "sobel after", "box after",
+      "sharpen after"
+    };
     GstBuffer *out;
 
     params_init (&p);
@@ -770,14 +917,17 @@ GST_START_TEST (test_exact_sums_while_playing)
       memcpy (p.coef, sobel, sizeof (sobel));
       p.width = p.height = 3;
       p.absolute = TRUE;
-    } else {
+    } else if (i == 1) {
       params_preset (&p, REF_PRESET_BOX, 1, 7);
+    } else {
+      params_preset (&p, REF_PRESET_SHARPEN, 1, 0);
+      p.bias = -10;
     }
     apply_params (h->element, &p);
     fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
         GST_FLOW_OK);
     out = gst_harness_pull (h);
-    check_output (in, &info, out, &p, i == 0 ? "sobel after" : "box after");
+    check_output (in, &info, out, &p, what[i]);
     gst_buffer_unref (out);
   }
   gst_buffer_unref (in);
@@ -2066,6 +2216,7 @@ clconvolve_suite (void)
   tcase_add_test (tc, test_fixed_point);
   tcase_add_test (tc, test_exact_division);
   tcase_add_test (tc, test_exact_sums);
+  tcase_add_test (tc, test_exact_sums_2d);
   tcase_add_test (tc, test_exact_sums_while_playing);
   tcase_add_test (tc, test_caps_change_format);
   tcase_add_test (tc, test_gpu_variant);
