@@ -587,11 +587,18 @@ GST_START_TEST (test_exact_division)
 
 GST_END_TEST;
 
-/* A frame of random samples from 250 to 255: sums near the top of the
- * 16-bit lanes, with every rounding */
+/* Random frames whose samples are remapped: BRIGHT to 250..255 (sums near
+ * the top of the 16-bit lanes, with every rounding), BINARY to 0 or 255 (a
+ * small matrix's sums reach both ends of their range) */
+typedef enum
+{
+  SAMPLES_BRIGHT,
+  SAMPLES_BINARY,
+} Samples;
+
 static GstBuffer *
-bright_frame_new (GstVideoFormat format, gint width, gint height,
-    TestLayout layout, guint32 seed, GstVideoInfo * info)
+remapped_frame_new (GstVideoFormat format, gint width, gint height,
+    TestLayout layout, guint32 seed, Samples samples, GstVideoInfo * info)
 {
   GstBuffer *buf = test_frame_new (format, width, height, layout, seed, info);
   guint i;
@@ -603,7 +610,8 @@ bright_frame_new (GstVideoFormat format, gint width, gint height,
 
     fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
     for (j = 0; j < map.size; j++)
-      map.data[j] = 250 + map.data[j] % 6;
+      map.data[j] = samples == SAMPLES_BRIGHT ? 250 + map.data[j] % 6 :
+          (map.data[j] & 1) ? 255 : 0;
     gst_memory_unmap (mem, &map);
   }
   return buf;
@@ -696,9 +704,10 @@ GST_START_TEST (test_exact_sums)
       p.border = (f + m) % 4;
       p.border_value = m % 2 ? 255 : 17;
       p.chroma_filter = (f + m) % 2;
-      in = (m + f) % 2 ? bright_frame_new (formats[f], size->width,
-          size->height, (f + m) % 4, n, &info) : test_frame_new (formats[f],
-          size->width, size->height, (f + m) % 4, n, &info);
+      in = (m + f) % 2 ? remapped_frame_new (formats[f], size->width,
+          size->height, (f + m) % 4, n, SAMPLES_BRIGHT, &info) :
+          test_frame_new (formats[f], size->width, size->height, (f + m) % 4,
+          n, &info);
       run_frame_set_first (in, &info, &p);
       gst_buffer_unref (in);
     }
@@ -706,28 +715,6 @@ GST_START_TEST (test_exact_sums)
 }
 
 GST_END_TEST;
-
-/* A frame whose samples are 0 or 255 at random: a small matrix's sums
- * reach both ends of their range */
-static GstBuffer *
-binary_frame_new (GstVideoFormat format, gint width, gint height,
-    TestLayout layout, guint32 seed, GstVideoInfo * info)
-{
-  GstBuffer *buf = test_frame_new (format, width, height, layout, seed, info);
-  guint i;
-  gsize j;
-
-  for (i = 0; i < gst_buffer_n_memory (buf); i++) {
-    GstMemory *mem = gst_buffer_peek_memory (buf, i);
-    GstMapInfo map;
-
-    fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
-    for (j = 0; j < map.size; j++)
-      map.data[j] = (map.data[j] & 1) ? 255 : 0;
-    gst_memory_unmap (mem, &map);
-  }
-  return buf;
-}
 
 /* Integer 2-D matrices of any sign whose sums span at most 2^16 values
  * (conv2d_fixed's exact 16-bit lanes on CPU devices, from the first frame
@@ -833,12 +820,9 @@ GST_START_TEST (test_exact_sums_2d)
       p.border = (f + m) % 4;
       p.border_value = m % 2 ? 255 : 17;
       p.chroma_filter = (f + m) % 2;
-      if (binary)
-        in = binary_frame_new (formats[f], size->width, size->height,
-            (f + m) % 4, n, &info);
-      else if ((m + f) % 3 == 0)
-        in = bright_frame_new (formats[f], size->width, size->height,
-            (f + m) % 4, n, &info);
+      if (binary || (m + f) % 3 == 0)
+        in = remapped_frame_new (formats[f], size->width, size->height,
+            (f + m) % 4, n, binary ? SAMPLES_BINARY : SAMPLES_BRIGHT, &info);
       else
         in = test_frame_new (formats[f], size->width, size->height,
             (f + m) % 4, n, &info);
