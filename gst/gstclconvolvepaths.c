@@ -10,11 +10,19 @@
 
 #include "gstclconvolvepriv.h"
 
-/* whether frames filtered with @k take the separable path */
+/* whether frames filtered with @k take the separable path. On CPU
+ * devices a 3x3 integer matrix whose factors have both signs (sobel)
+ * takes the 2-D path, whose exact 16-bit lanes beat sep_strips' 32-bit
+ * ones there (1080p RGBA sobel-x 2.4-3.4 ms against 5.0-5.3, from plain
+ * memory 2.2-2.4 against 7.0-7.9; GRAY8 and I420 the same or better;
+ * docs/performance-log.md) */
 gboolean
 gst_cl_convolve_takes_separable_path (GstClConvolve * self,
     const GstClConvolveKernel * k)
 {
+  if (k->separable && !k->exact16 && k->exact2d16 &&
+      k->width * k->height <= 9 && gst_cl_convolve_has_fixed_kernels (self))
+    return FALSE;
   return k->separable && (MAX (k->width, k->height) >= self->separable_min
       || gst_cl_convolve_px_separable (self, k));
 }

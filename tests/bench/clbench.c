@@ -1432,13 +1432,15 @@ bench_histogram (const gchar * format, gint w, gint h, gboolean yard)
 }
 
 typedef enum
-{ CV_MOTION, CV_GAUSS, CV_BOX, CV_CUSTOM } ConvKind;
+{ CV_MOTION, CV_GAUSS, CV_BOX, CV_CUSTOM, CV_SOBEL } ConvKind;
 
 static void
 bench_convolve (const gchar * format, gint w, gint h, ConvKind kind, gint ks,
     gboolean yard)
 {
-  static const gchar *names[] = { "motion-blur", "gaussian", "box", "custom" };
+  static const gchar *names[] = { "motion-blur", "gaussian", "box", "custom",
+    "sobel-x"
+  };
   gchar *casename = g_strdup_printf ("%s-%dx%d", names[kind], ks, ks);
   RowKey k = { "clfilters", "convolve", casename, format, w, h, ks, NULL };
   gchar radius[16], sigma[32], size[16];
@@ -1480,10 +1482,16 @@ bench_convolve (const gchar * format, gint w, gint h, ConvKind kind, gint ks,
       props[1] = kernel_str;
       props[2] = NULL;
       break;
+    case CV_SOBEL:
+      /* 3x3, integer factors of both signs, coefficients summing to 0
+       * (divisor 1) */
+      props[2] = NULL;
+      ref_convolve_preset (REF_PRESET_SOBEL_X, 1, 0, coef, &kw, &kh);
+      break;
   }
   g_assert (kw == ks && kh == ks);
   run_gst (&k, "clconvolve", opt_device, props, NULL, NULL, NULL,
-      sep ? "separable" : "2-D");
+      sep ? "separable" : kind == CV_SOBEL ? "integer" : "2-D");
 
   if (yard) {
     for (i = 0; i < ks * ks; i++)
@@ -1501,6 +1509,7 @@ bench_convolve (const gchar * format, gint w, gint h, ConvKind kind, gint ks,
     switch (kind) {
       case CV_MOTION:
       case CV_CUSTOM:
+      case CV_SOBEL:
         run_opencv (&k, "filter2D", ks, 0, k2d,
             !strcmp (format, "RGBA") ? "4 channels" : NULL);
         break;
@@ -2601,6 +2610,8 @@ main (int argc, char **argv)
           if (!(sweep_done && kk == 7))
             bench_convolve (formats[f], sw, sh, CV_GAUSS, kk, yard);
           bench_convolve (formats[f], sw, sh, CV_CUSTOM, kk, yard);
+          if (kk == 3)
+            bench_convolve (formats[f], sw, sh, CV_SOBEL, kk, yard);
         }
       }
     }

@@ -721,7 +721,7 @@ GST_END_TEST;
  * of a stream that starts on them), on every 8-bit format, odd and tiny
  * sizes, every layout and border, random, bright and 0/255 frames,
  * bit-exact against the reference: the presets (with magnitude, bias, a
- * negative divisor), 1x3 matrices whose magnitudes sum to 257 (the lanes'
+ * negative divisor; sobel, separable, takes this path too), 1x3 matrices whose magnitudes sum to 257 (the lanes'
  * whole range: 255 * 257 = 65535) and 258 (past it: the 32-bit kernel), a
  * 5x5 whose magnitudes sum to 257, a 9x9, 1-row and 1-column matrices,
  * and each way the kernel finishes a sum (see fix_div_2d_new): divisors
@@ -756,10 +756,11 @@ GST_START_TEST (test_exact_sums_2d)
   {641, 479}
   };
   static const gint presets[] = { REF_PRESET_SHARPEN, REF_PRESET_EDGE,
-    REF_PRESET_EMBOSS, REF_PRESET_LAPLACIAN
+    REF_PRESET_EMBOSS, REF_PRESET_LAPLACIAN, REF_PRESET_SOBEL_X,
+    REF_PRESET_SOBEL_Y
   };
   guint n_sizes = n_test_sizes > 2 ? 5 : 4;
-  guint n_cases_2d = 10 + G_N_ELEMENTS (finish_2d);
+  guint n_cases_2d = 12 + G_N_ELEMENTS (finish_2d);
   guint f, m, n = 0;
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
@@ -769,7 +770,7 @@ GST_START_TEST (test_exact_sums_2d)
     for (m = 0; m < n_cases_2d; m++, n++) {
       const TestSize *size = &sizes[(f + m) % n_sizes];
       guint32 state = 7919 * n + 1;
-      gboolean binary = m == 4 || m == 8 || (m + f) % 3 == 1;
+      gboolean binary = m == 6 || m == 10 || (m + f) % 3 == 1;
       gint i, abssum = 0;
       GstVideoInfo info;
       GstBuffer *in;
@@ -778,19 +779,19 @@ GST_START_TEST (test_exact_sums_2d)
       params_init (&p);
       if (m < G_N_ELEMENTS (presets)) {
         params_preset (&p, presets[m], 1, 0);
-        p.absolute = m == 1;
-        p.bias = m == 2 ? 128 : 0;
+        p.absolute = m == 1 || m == 4;
+        p.bias = m == 2 ? 128 : m == 5 ? 64 : 0;
         p.divisor = m == 3 ? -3 : 0;
-      } else if (m == 4 || m == 8) {
+      } else if (m == 6 || m == 10) {
         /* the lanes' whole range (255 * 257 = 65535) and one past it
          * (258: the 32-bit kernel), reached by 0 255 0 on 0/255 frames */
         p.width = 3;
         p.height = 1;
-        p.coef[0] = p.coef[2] = m == 4 ? -127 : -128;
-        p.coef[1] = m == 4 ? 3 : 2;
+        p.coef[0] = p.coef[2] = m == 6 ? -127 : -128;
+        p.coef[1] = m == 6 ? 3 : 2;
         p.divisor = 1;
-        p.bias = m == 4 ? -600 : -300;
-      } else if (m == 9) {
+        p.bias = m == 6 ? -600 : -300;
+      } else if (m == 11) {
         /* a 5x5 whose magnitudes sum to 257 */
         p.width = p.height = 5;
         for (i = 0; i < 25; i++) {
@@ -799,16 +800,16 @@ GST_START_TEST (test_exact_sums_2d)
         }
         fail_unless (abssum <= 257);
         p.coef[12] = 257 - abssum;
-      } else if (m == 5) {
+      } else if (m == 7) {
         params_random (&p, 9, 9, TRUE, n);
         p.divisor = 7;
         p.absolute = TRUE;
         p.bias = -5;
-      } else if (m < 8) {
-        params_random (&p, m == 6 ? 7 : 1, m == 6 ? 1 : 7, TRUE, n);
+      } else if (m < 10) {
+        params_random (&p, m == 8 ? 7 : 1, m == 8 ? 1 : 7, TRUE, n);
         p.bias = 20;
       } else {
-        const Finish2d *c = &finish_2d[m - 10];
+        const Finish2d *c = &finish_2d[m - 12];
 
         p.width = c->width;
         p.height = c->height;
