@@ -82,13 +82,14 @@ mul_hi32 (fix32_t a, fix32_t c)
  * widening expression, LLVM folds it into mul_hi32's widening and leaves
  * 32-bit lanes behind (3x slower), hence the x86 built-ins: one vpavgw per
  * register. */
+/* a fix32_t's halves, and its lanes' shuffle indices */
+typedef ushort fix16_t __attribute__ ((ext_vector_type (16)));
+#define HALF_LO 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+#define HALF_HI 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
 #if defined (__AVX512BW__)
 typedef short avg_hi_t __attribute__ ((vector_size (64)));
 #elif defined (__AVX2__)
 typedef short avg_hi_t __attribute__ ((vector_size (32)));
-typedef ushort fix16_t __attribute__ ((ext_vector_type (16)));
-#define HALF_LO 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-#define HALF_HI 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
 #define AVG16(a, b) __builtin_astype (__builtin_ia32_pavgw256 ( \
         __builtin_astype ((a), avg_hi_t), __builtin_astype ((b), avg_hi_t)), \
     fix16_t)
@@ -276,10 +277,6 @@ fix_div_2d_new (__constant int4 * taps, int ntaps, int idiv, int ibias,
   return dq;
 }
 
-typedef ushort fix16h_t __attribute__ ((ext_vector_type (16)));
-#define LANES_LO 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-#define LANES_HI 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
-
 /* mode 2: the integer path's finish16 on the sums widened to 32 bits */
 inline fix32_t
 fix_finish_2d_wide (fix32_t u, fix_div_t dq)
@@ -287,15 +284,15 @@ fix_finish_2d_wide (fix32_t u, fix_div_t dq)
   int o = (int) (dq.s7 >> 16), idiv = (int) dq.s5, ibias = (int) dq.s6;
   int absolute = (int) (dq.s7 & 1);
   int16 lo = __builtin_convertvector (__builtin_shufflevector (u, u,
-          LANES_LO), int16) - o;
+          HALF_LO), int16) - o;
   int16 hi = __builtin_convertvector (__builtin_shufflevector (u, u,
-          LANES_HI), int16) - o;
-  fix16h_t rl = __builtin_convertvector (finish16 (lo, 0.0f, 0.0f, idiv,
-          ibias, absolute), fix16h_t);
-  fix16h_t rh = __builtin_convertvector (finish16 (hi, 0.0f, 0.0f, idiv,
-          ibias, absolute), fix16h_t);
+          HALF_HI), int16) - o;
+  fix16_t rl = __builtin_convertvector (finish16 (lo, 0.0f, 0.0f, idiv,
+          ibias, absolute), fix16_t);
+  fix16_t rh = __builtin_convertvector (finish16 (hi, 0.0f, 0.0f, idiv,
+          ibias, absolute), fix16_t);
 
-  return __builtin_shufflevector (rl, rh, LANES_LO, LANES_HI);
+  return __builtin_shufflevector (rl, rh, HALF_LO, HALF_HI);
 }
 
 /* 32 sums u to samples (see fix_div_2d_new), not yet clamped to 255 */
